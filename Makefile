@@ -1,0 +1,37 @@
+# bench: one-command entry points. Every target installs what it needs (npm ci when node_modules is missing or stale).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+# npm ci rewrites node_modules; this stamp records which package-lock it installed.
+STAMP := node_modules/.bench-installed
+
+.PHONY: help setup build typecheck lint test backlog clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup: $(STAMP) ## install dependencies (npm ci)
+
+build: $(STAMP) ## bundle scenarios/*.ts -> build/*.js and the runner/emulator -> dist/
+	npm run --silent build
+
+typecheck: $(STAMP) ## type-check both worlds (k6 scripts, Node code)
+	npx tsc -p tsconfig.k6.json
+	npx tsc -p tsconfig.node.json
+
+lint: $(STAMP) ## lint and format check (biome)
+	npx biome check .
+
+test: typecheck lint ## type-check, lint and run every test (what CI runs)
+	npx vitest run
+
+backlog: build ## experiment 1: querying while indexing, against the local emulator
+	@echo "make backlog: the experiment is not built yet (issue 5: scenarios/backlog.ts)." >&2
+	@exit 2
+
+clean: ## remove generated bundles
+	rm -rf build dist

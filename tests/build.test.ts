@@ -1,0 +1,36 @@
+// The bundle pipeline: every scenario becomes an ESM k6 script whose only imports are k6 modules.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function importSpecifiers(source: string): string[] {
+  const specs: string[] = [];
+  for (const m of source.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm))
+    specs.push(m[1]);
+  for (const m of source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) specs.push(m[1]);
+  return specs;
+}
+
+describe('build/hello.js', () => {
+  const bundle = readFileSync(`${root}/build/hello.js`, 'utf8');
+
+  it('is an ES module with a default export', () => {
+    expect(bundle).toMatch(/^export\s*\{[^}]*\bas default\b/m);
+    expect(bundle).not.toMatch(/\bmodule\.exports\b|\brequire\(/);
+  });
+
+  it('imports only k6 and k6/* modules', () => {
+    const specs = importSpecifiers(bundle);
+    expect(specs.length).toBeGreaterThan(0);
+    for (const spec of specs) expect(spec).toMatch(/^k6(\/.+)?$/);
+  });
+
+  it('carries an inline source map pointing at the TypeScript source', () => {
+    const match = /sourceMappingURL=data:application\/json;base64,(\S+)/.exec(bundle);
+    expect(match).not.toBeNull();
+    const map = JSON.parse(Buffer.from(match?.[1] ?? '', 'base64').toString('utf8')) as { sources: string[] };
+    expect(map.sources.some((s) => s.endsWith('scenarios/hello.ts'))).toBe(true);
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts'],
+    // build/ and dist/ are generated bundles; node_modules is not ours.
+    exclude: ['node_modules/**', 'build/**', 'dist/**'],
+    // Integration tests spawn dist/bench.js and build/*.js: build them once before any test runs.
+    globalSetup: ['tests/global-setup.ts'],
+    // Tests that start servers and runners are slow on a loaded 2-core machine.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
