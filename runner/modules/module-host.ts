@@ -1,0 +1,72 @@
+// The seam between a VU's runtime (runner core: vu.worker.ts, lifecycle, metrics) and the k6 modules that live in
+// separate files (k6/http in runner/modules/http.ts and runner/http/). The core creates one ModuleHost per VU realm
+// (VU workers, and the transient realms for init #0, setup, teardown and handleSummary) and hands it to the module
+// factories. Owned by the runner core; change it only together with its users.
+import type { MessagePort } from 'node:worker_threads';
+
+/** Epoch milliseconds with sub-millisecond precision (performance.timeOrigin + performance.now()). */
+export type EpochMs = number;
+
+/** One metric sample, as every part of the runner passes it around. Tag values are always strings. */
+export interface SampleInput {
+  metric: string;
+  time: EpochMs;
+  value: number;
+  tags: Record<string, string>;
+  /** High-cardinality values (`vu`, `iter` system tags, exec.vu.metrics.metadata): outputs only, never thresholds. */
+  metadata?: Record<string, string>;
+}
+
+/** Consolidated options the HTTP module reads (k6 names; defaults already applied by the core). */
+export interface HttpModuleOptions {
+  userAgent: string;
+  maxRedirects: number;
+  batch: number;
+  batchPerHost: number;
+  discardResponseBodies: boolean;
+  throw: boolean;
+  insecureSkipTLSVerify: boolean;
+  noConnectionReuse: boolean;
+  noVUConnectionReuse: boolean;
+  noCookiesReset: boolean;
+  /** Enabled system tags (k6 `systemTags`); a disabled one is simply not added to samples. */
+  systemTags: readonly string[];
+  /** `--http-debug` / `--http-debug=full`. */
+  httpDebug: '' | 'headers' | 'full';
+}
+
+/** Indexes into ModuleHost.signal. */
+export const SIGNAL_WAKE = 0;
+export const SIGNAL_INTERRUPT = 1;
+
+export interface ModuleHost {
+  /** 0 in init #0, setup, teardown and handleSummary realms; 1..N in VU realms. */
+  readonly vuId: number;
+  /** True while the module's top level (init code) is being evaluated: requests and metric adds must throw. */
+  inInitContext(): boolean;
+  readonly httpOptions: HttpModuleOptions;
+  /** The VU's current tag set: run tags < scenario tags < scenario/group system tags < exec.vu.metrics.tags. */
+  tags(): Record<string, string>;
+  /** The VU's current metadata (vu/iter when enabled, exec.vu.metrics.metadata). */
+  metadata(): Record<string, string>;
+  /** Emits samples (HTTP samples in k6's order: http_reqs, http_req_duration, ..., http_req_failed). */
+  emit(samples: SampleInput[]): void;
+  /** Socket-level bytes for data_sent / data_received, emitted by the core at iteration end. */
+  countData(sentBytes: number, receivedBytes: number): void;
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void;
+  /**
+   * Blocking-wait word for synchronous calls. A sync call posts its request, then Atomics.wait()s on
+   * signal[SIGNAL_WAKE] until the peer stores a non-zero value and notifies; the core stores 1 in
+   * signal[SIGNAL_INTERRUPT] and notifies SIGNAL_WAKE when the iteration must stop.
+   */
+  readonly signal: Int32Array;
+  /** Throws the core's interruption sentinel if the current iteration was interrupted (never catch it). */
+  throwIfInterrupted(): void;
+  /** Channel to this VU's HTTP I/O worker (runner/http/io-pool.ts); undefined in realms that cannot send requests. */
+  readonly httpPort: MessagePort | undefined;
+  /** Keeps the iteration alive until the promise settles (async requests, timers): k6 ends an iteration only when
+   * its event loop is empty. */
+  track<T>(promise: Promise<T>): Promise<T>;
+  onIterationStart(callback: () => void): void;
+  onIterationEnd(callback: () => void): void;
+}
