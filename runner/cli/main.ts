@@ -1,4 +1,5 @@
-// bin entry of `bench`: picks the subcommand. (Stub until the runner lands: prints usage and exits 2.)
+// bin entry of `bench`: picks the subcommand and turns its result into the process exit code.
+// (`run`, `inspect` and `version` are stubs until the runner lands: they print usage and exit 2.)
 const USAGE = `Usage: bench <command> [flags]
 
 Commands:
@@ -8,5 +9,14 @@ Commands:
   version                     print the version
 `;
 
-process.stderr.write(USAGE);
-process.exitCode = 2;
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'emulator') {
+    const emulator = await import('../../emulator/main');
+    return emulator.main(rest);
+  }
+  process.stderr.write(USAGE);
+  return 2;
+}
+
+process.exitCode = await main(process.argv.slice(2));
