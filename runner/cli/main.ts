@@ -19,4 +19,6 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
+export {};
+
 process.exitCode = await main(process.argv.slice(2));
