@@ -1,0 +1,155 @@
+// Fields every scenario shares (startTime, gracefulStop, exec, env, tags) and the strict field readers the
+// executor parsers use: each problem names the scenario, the field and what to write instead.
+import { formatGoDuration, parseDuration } from '../options/durations';
+
+export interface BaseScenarioConfig {
+  name: string;
+  executor: string;
+  /** ms after the test start (after setup). */
+  startTime: number;
+  /** ms in-flight iterations get after the regular end. */
+  gracefulStop: number;
+  /** Exported function each iteration calls. */
+  exec: string;
+  /** True when `exec` was given explicitly (it then appears in the description). */
+  execSet: boolean;
+  env: Record<string, string>;
+  tags: Record<string, string>;
+}
+
+/** Reads fields off a raw scenario object, recording problems instead of throwing so all are reported at once. */
+export class FieldReader {
+  private readonly used = new Set<string>(['executor']);
+
+  constructor(
+    readonly scenario: string,
+    private readonly raw: Record<string, unknown>,
+    readonly problems: string[],
+  ) {}
+
+  problem(message: string): void {
+    this.problems.push(`scenario "${this.scenario}": ${message}`);
+  }
+
+  has(field: string): boolean {
+    return this.raw[field] !== undefined && this.raw[field] !== null;
+  }
+
+  duration(field: string, fallback: number | undefined): number {
+    this.used.add(field);
+    const v = this.raw[field];
+    if (v === undefined || v === null) {
+      if (fallback === undefined) this.problem(`${field} is required (e.g. ${field}: '30s')`);
+      return fallback ?? 0;
+    }
+    try {
+      return parseDuration(v);
+    } catch (error) {
+      this.problem(`${field}: ${(error as Error).message}`);
+      return fallback ?? 0;
+    }
+  }
+
+  int(field: string, fallback: number | undefined): number {
+    this.used.add(field);
+    const v = this.raw[field];
+    if (v === undefined || v === null) {
+      if (fallback === undefined) this.problem(`${field} is required`);
+      return fallback ?? 0;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      this.problem(`${field} must be an integer, got ${JSON.stringify(v)}`);
+      return fallback ?? 0;
+    }
+    return v;
+  }
+
+  string(field: string, fallback: string): string {
+    this.used.add(field);
+    const v = this.raw[field];
+    if (v === undefined || v === null) return fallback;
+    if (typeof v !== 'string') {
+      this.problem(`${field} must be a string, got ${JSON.stringify(v)}`);
+      return fallback;
+    }
+    return v;
+  }
+
+  stringMap(field: string): Record<string, string> {
+    this.used.add(field);
+    const v = this.raw[field];
+    if (v === undefined || v === null) return {};
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      this.problem(`${field} must be an object of strings`);
+      return {};
+    }
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(v)) out[k] = String(val);
+    return out;
+  }
+
+  stages(field: string): Array<{ duration: number; target: number }> {
+    this.used.add(field);
+    const v = this.raw[field];
+    if (!Array.isArray(v) || v.length === 0) {
+      this.problem(`${field} is required: at least one { duration, target } stage`);
+      return [];
+    }
+    return v.map((stage: unknown, i) => {
+      const s = (stage ?? {}) as Record<string, unknown>;
+      let duration = 0;
+      try {
+        duration = parseDuration(s.duration);
+      } catch (error) {
+        this.problem(`${field}[${i}].duration: ${(error as Error).message}`);
+      }
+      const target = s.target ?? 0;
+      if (typeof target !== 'number' || !Number.isInteger(target) || target < 0)
+        this.problem(`${field}[${i}].target must be a non-negative integer, got ${JSON.stringify(target)}`);
+      if (duration < 0) this.problem(`${field}[${i}].duration must not be negative`);
+      return { duration, target: Number(target) };
+    });
+  }
+
+  /** Marks a field as known without reading it (e.g. browser `options`). */
+  accept(field: string): void {
+    this.used.add(field);
+  }
+
+  /** Reports every field that no reader asked for (k6 parses scenarios strictly). */
+  rejectUnknown(): void {
+    for (const key of Object.keys(this.raw)) {
+      if (!this.used.has(key)) this.problem(`unknown field "${key}"`);
+    }
+  }
+}
+
+export function readBase(name: string, executor: string, r: FieldReader): BaseScenarioConfig {
+  const startTime = r.duration('startTime', 0);
+  if (startTime < 0) r.problem('startTime must not be negative');
+  const gracefulStop = r.duration('gracefulStop', 30_000);
+  if (gracefulStop < 0) r.problem('gracefulStop must not be negative');
+  const execSet = r.has('exec');
+  const exec = r.string('exec', 'default');
+  if (exec === '') r.problem('exec must not be empty (omit it to call the default function)');
+  r.accept('options');
+  return {
+    name,
+    executor,
+    startTime,
+    gracefulStop,
+    exec,
+    execSet,
+    env: r.stringMap('env'),
+    tags: r.stringMap('tags'),
+  };
+}
+
+/** The "(facts)" suffix of a scenario description: executor facts, exec, startTime, gracefulStop. */
+export function describeFacts(base: BaseScenarioConfig, executorFacts: string[]): string {
+  const facts = [...executorFacts];
+  if (base.execSet) facts.push(`exec: ${base.exec}`);
+  if (base.startTime > 0) facts.push(`startTime: ${formatGoDuration(base.startTime)}`);
+  if (base.gracefulStop > 0) facts.push(`gracefulStop: ${formatGoDuration(base.gracefulStop)}`);
+  return facts.length > 0 ? ` (${facts.join(', ')})` : '';
+}

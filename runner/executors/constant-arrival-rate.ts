@@ -1,0 +1,50 @@
+// constant-arrival-rate: iterations start at a fixed rate (open model); a due start with no idle VU is dropped.
+import { formatGoDuration } from '../options/durations';
+import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+
+export interface ConstantArrivalRateConfig extends BaseScenarioConfig {
+  executor: 'constant-arrival-rate';
+  /** Iterations per timeUnit. */
+  rate: number;
+  /** ms */
+  timeUnit: number;
+  duration: number;
+  preAllocatedVUs: number;
+  maxVUs: number;
+}
+
+/** Reads preAllocatedVUs/maxVUs/timeUnit shared by both arrival-rate executors. */
+export function readArrivalPool(r: FieldReader): {
+  timeUnit: number;
+  preAllocatedVUs: number;
+  maxVUs: number;
+} {
+  const timeUnit = r.duration('timeUnit', 1000);
+  const preAllocatedVUs = r.int('preAllocatedVUs', undefined);
+  const maxVUs = r.has('maxVUs') ? r.int('maxVUs', preAllocatedVUs) : (r.accept('maxVUs'), preAllocatedVUs);
+  if (timeUnit <= 0) r.problem('timeUnit must be more than 0');
+  if (preAllocatedVUs < 0) r.problem(`preAllocatedVUs must not be negative, got ${preAllocatedVUs}`);
+  if (maxVUs < preAllocatedVUs)
+    r.problem(`maxVUs (${maxVUs}) must be at least preAllocatedVUs (${preAllocatedVUs})`);
+  return { timeUnit, preAllocatedVUs, maxVUs };
+}
+
+export function parseConstantArrivalRate(name: string, r: FieldReader): ConstantArrivalRateConfig {
+  const base = readBase(name, 'constant-arrival-rate', r);
+  const rate = r.int('rate', undefined);
+  const duration = r.duration('duration', undefined);
+  const pool = readArrivalPool(r);
+  if (r.has('rate') && rate <= 0) r.problem(`rate must be more than 0, got ${rate}`);
+  if (r.has('duration') && duration < 1000)
+    r.problem(`duration must be at least 1s, got ${formatGoDuration(duration)}`);
+  return { ...base, executor: 'constant-arrival-rate', rate, duration, ...pool };
+}
+
+export function maxVusFact(pre: number, max: number): string {
+  return pre === max ? `maxVUs: ${max}` : `maxVUs: ${pre}-${max}`;
+}
+
+export function describeConstantArrivalRate(c: ConstantArrivalRateConfig): string {
+  const perSecond = (c.rate * 1000) / c.timeUnit;
+  return `${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(c.duration)}${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
+}

@@ -1,0 +1,31 @@
+// ramping-arrival-rate: the iteration start rate moves linearly through stages (open model).
+import { formatGoDuration } from '../options/durations';
+import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import { maxVusFact, readArrivalPool } from './constant-arrival-rate';
+import { type Stage, stagesTotal } from './ramping-vus';
+
+export interface RampingArrivalRateConfig extends BaseScenarioConfig {
+  executor: 'ramping-arrival-rate';
+  /** Iterations per timeUnit at t = 0. */
+  startRate: number;
+  timeUnit: number;
+  /** `target` is a rate per timeUnit. */
+  stages: Stage[];
+  preAllocatedVUs: number;
+  maxVUs: number;
+}
+
+export function parseRampingArrivalRate(name: string, r: FieldReader): RampingArrivalRateConfig {
+  const base = readBase(name, 'ramping-arrival-rate', r);
+  const startRate = r.int('startRate', 0);
+  const stages = r.stages('stages');
+  const pool = readArrivalPool(r);
+  if (startRate < 0) r.problem(`startRate must not be negative, got ${startRate}`);
+  return { ...base, executor: 'ramping-arrival-rate', startRate, stages, ...pool };
+}
+
+export function describeRampingArrivalRate(c: RampingArrivalRateConfig): string {
+  const maxRate = Math.max(c.startRate, ...c.stages.map((s) => s.target));
+  const perSecond = (maxRate * 1000) / c.timeUnit;
+  return `Up to ${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
+}

@@ -1,0 +1,26 @@
+// shared-iterations: a fixed number of iterations pulled from one shared counter by a pool of VUs.
+import { formatGoDuration } from '../options/durations';
+import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+
+export interface SharedIterationsConfig extends BaseScenarioConfig {
+  executor: 'shared-iterations';
+  vus: number;
+  iterations: number;
+  maxDuration: number;
+}
+
+export function parseSharedIterations(name: string, r: FieldReader): SharedIterationsConfig {
+  const base = readBase(name, 'shared-iterations', r);
+  const vus = r.int('vus', 1);
+  const iterations = r.int('iterations', 1);
+  const maxDuration = r.duration('maxDuration', 600_000);
+  if (vus <= 0) r.problem(`vus must be more than 0, got ${vus}`);
+  if (iterations < vus)
+    r.problem(`the number of iterations (${iterations}) can't be less than the number of VUs (${vus})`);
+  if (maxDuration < 1000) r.problem(`maxDuration must be at least 1s, got ${formatGoDuration(maxDuration)}`);
+  return { ...base, executor: 'shared-iterations', vus, iterations, maxDuration };
+}
+
+export function describeSharedIterations(c: SharedIterationsConfig): string {
+  return `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`;
+}
