@@ -1,0 +1,221 @@
+// Experiment 1's knobs: names and defaults of the published harness, the target (local emulator or the real
+// service) and the refusal rules, all checked before anything is written. Pure: `readBacklogConfig(__ENV)`.
+import { EnvError, EnvReader, type EnvRecord } from './env';
+import { formatBytes } from './sizes';
+
+/** Where the load goes. The API key is deliberately not part of this (it must never reach results or logs). */
+export interface Target {
+  /** `emulator`: a loopback bench emulator; `turbopuffer`: the real service (costs money). */
+  kind: 'emulator' | 'turbopuffer';
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:8787` or `https://gcp-us-central1.turbopuffer.com`. */
+  baseUrl: string;
+}
+
+/** Every knob of the experiment, resolved. Serialised as `config` in the result JSON. */
+export interface BacklogConfig {
+  target: Target;
+  /** Namespace to create; undefined = `bench-backlog-<timestamp>` chosen in setup(). */
+  namespace: string | undefined;
+  /** Rows written and indexed before the first phase. @default 100000 */
+  seedRows: number;
+  /** Hard ceiling on rows ever written (seed included). @default 1500000 */
+  maxTotalRows: number;
+  /** Measured seconds per cell. @default 60 */
+  queryDurationS: number;
+  /** Warm-up seconds before each cell's measured window (samples tagged `transition`). @default 10 */
+  queryWarmupS: number;
+  /** Backlog window of the below-limit phase: [ltStartBytes, ltCapBytes]. @default 512MiB, 1.75GiB */
+  ltStartBytes: number;
+  ltCapBytes: number;
+  /** The above-limit phase holds the backlog at or above this. @default 2.10GiB */
+  gtStartBytes: number;
+  allowSmallThresholds: boolean;
+  /** Delete the namespace at the end (also after an abort) when this run created it. @default true */
+  cleanup: boolean;
+  /** Queries started per second (open model). @default 100 */
+  queryRate: number;
+  /** @default 10 */
+  topK: number;
+  /** @default 768 */
+  dims: number;
+  /** Seed of every random vector; undefined = drawn in setup() and printed. */
+  seed: number | undefined;
+  /** Writer VUs (constant-vus). @default 4 */
+  writers: number;
+  /** Rows per write request of the writers. @default 500, or a quarter of the below-limit window if smaller */
+  writeBatchRows: number;
+  /** Rows per write request while seeding. @default 1000 */
+  seedBatchRows: number;
+  /** Longest wait for a phase's backlog gate before the phase is given up. @default 900 */
+  phaseTimeoutS: number;
+  /** VUs the query scenario pre-allocates and may grow to. @default derived from QUERY_RATE */
+  queryVus: number;
+  queryMaxVus: number;
+  /** setup() may take this long (seeding and waiting for the index). @default 1800 */
+  setupTimeoutS: number;
+  /** Where handleSummary writes `<namespace>-<timestamp>.md|.json`. @default results */
+  resultsDir: string;
+}
+
+export const REAL_SERVICE_THRESHOLDS = {
+  ltStartBytes: 512 * 2 ** 20,
+  ltCapBytes: Math.floor(1.75 * 2 ** 30),
+  gtStartBytes: Math.floor(2.1 * 2 ** 30),
+} as const;
+
+/** Logical bytes one row adds to the backlog: a u64 id plus the f32 vector (no other attributes are written). */
+export function rowBytes(dims: number): number {
+  return 8 + 4 * dims;
+}
+
+/** Reads the API key on its own so it never travels inside the config object. */
+export function readApiKey(env: EnvRecord): string | undefined {
+  return new EnvReader(env).optionalString('TURBOPUFFER_API_KEY');
+}
+
+export function readBacklogConfig(env: EnvRecord): BacklogConfig {
+  const e = new EnvReader(env);
+  const target = readTarget(e);
+  const dims = e.int('DIMS', 768, { min: 1, max: 10752 });
+  const queryRate = e.number('QUERY_RATE', 100, { min: 0.1, max: 100000 });
+  const defaultVus = Math.max(2, Math.ceil(queryRate * 0.25));
+  // Small windows (scaled runs) need finer writes: by default a batch is at most a quarter of the window.
+  const window =
+    e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes) -
+    e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes);
+  const defaultBatch = Math.max(1, Math.min(500, Math.floor(window / 4 / rowBytes(dims))));
+  const queryVus = e.int('QUERY_VUS', defaultVus, { min: 1 });
+  const config: BacklogConfig = {
+    target,
+    namespace: readNamespace(e),
+    seedRows: e.int('SEED_ROWS', 100000, { min: 1 }),
+    maxTotalRows: e.int('MAX_TOTAL_ROWS', 1500000, { min: 1 }),
+    queryDurationS: e.int('QUERY_DURATION_S', 60, { min: 1 }),
+    queryWarmupS: e.int('QUERY_WARMUP_S', 10, { min: 0 }),
+    ltStartBytes: e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes),
+    ltCapBytes: e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes),
+    gtStartBytes: e.size('GT_START_BYTES', REAL_SERVICE_THRESHOLDS.gtStartBytes),
+    allowSmallThresholds: e.bool('ALLOW_SMALL_THRESHOLDS', false),
+    cleanup: e.bool('CLEANUP', true),
+    queryRate,
+    topK: e.int('TOP_K', 10, { min: 1, max: 10000 }),
+    dims,
+    seed: readSeed(e),
+    writers: e.int('WRITERS', 4, { min: 1, max: 256 }),
+    writeBatchRows: e.int('WRITE_BATCH_ROWS', defaultBatch, { min: 1 }),
+    seedBatchRows: e.int('SEED_BATCH_ROWS', 1000, { min: 1 }),
+    phaseTimeoutS: e.int('PHASE_TIMEOUT_S', 900, { min: 1 }),
+    queryVus,
+    queryMaxVus: e.int('QUERY_MAX_VUS', Math.max(queryVus, Math.ceil(queryRate)), { min: 1 }),
+    setupTimeoutS: e.int('SETUP_TIMEOUT_S', 1800, { min: 10 }),
+    resultsDir: e.string('RESULTS_DIR', 'results').replace(/\/+$/, ''),
+  };
+  checkConsistency(config);
+  return config;
+}
+
+function readTarget(e: EnvReader): Target {
+  const key = e.optionalString('TURBOPUFFER_API_KEY');
+  const explicitUrl = e.optionalString('TURBOPUFFER_BASE_URL');
+  const region = e.optionalString('TURBOPUFFER_REGION');
+  if (region !== undefined && !/^[a-z0-9]+(-[a-z0-9]+)+$/.test(region))
+    throw new EnvError('TURBOPUFFER_REGION', `"${region}" is not a region name such as gcp-us-central1`);
+  if (key === undefined) {
+    const baseUrl = checkUrl('TURBOPUFFER_BASE_URL', explicitUrl ?? 'http://127.0.0.1:8787');
+    if (!isLoopback(baseUrl))
+      throw new EnvError(
+        'TURBOPUFFER_BASE_URL',
+        `${baseUrl} is not a loopback address: without TURBOPUFFER_API_KEY the target is the local emulator ` +
+          '(http://127.0.0.1:PORT, http://localhost:PORT or http://[::1]:PORT)',
+      );
+    return { kind: 'emulator', baseUrl };
+  }
+  if (explicitUrl !== undefined) {
+    const baseUrl = checkUrl('TURBOPUFFER_BASE_URL', explicitUrl.replace('{region}', region ?? '{region}'));
+    if (baseUrl.includes('{region}'))
+      throw new EnvError('TURBOPUFFER_BASE_URL', 'contains {region}: set TURBOPUFFER_REGION as well');
+    // An emulator started with --api-key is still the emulator: no cost, no confirmation.
+    return { kind: isLoopback(baseUrl) ? 'emulator' : 'turbopuffer', baseUrl };
+  }
+  if (region === undefined)
+    throw new EnvError(
+      'TURBOPUFFER_REGION',
+      'is required with TURBOPUFFER_API_KEY (e.g. gcp-us-central1), unless TURBOPUFFER_BASE_URL is set',
+    );
+  return { kind: 'turbopuffer', baseUrl: `https://${region}.turbopuffer.com` };
+}
+
+function checkUrl(name: string, url: string): string {
+  const match = /^(https?):\/\/([^/?#]+)(\/[^?#]*)?$/.exec(url);
+  if (!match) throw new EnvError(name, `"${url}" is not an http(s) base URL such as http://127.0.0.1:8787`);
+  if (match[2].includes('@'))
+    throw new EnvError(name, 'must not contain credentials (user:password@); use TURBOPUFFER_API_KEY');
+  return url.replace(/\/+$/, '');
+}
+
+/** True when the URL's host is a loopback name or address (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(baseUrl: string): boolean {
+  const host = /^https?:\/\/(\[[^\]]+\]|[^/:]+)/.exec(baseUrl)?.[1]?.toLowerCase() ?? '';
+  return (
+    host === 'localhost' ||
+    host === '[::1]' ||
+    /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(host)
+  );
+}
+
+function readNamespace(e: EnvReader): string | undefined {
+  const ns = e.optionalString('NAMESPACE');
+  if (ns !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(ns))
+    throw new EnvError(
+      'NAMESPACE',
+      `"${ns}" is not a namespace name: use 1-128 characters of A-Z a-z 0-9 - _ .`,
+    );
+  return ns;
+}
+
+function readSeed(e: EnvReader): number | undefined {
+  return e.raw('SEED') === undefined ? undefined : e.int('SEED', 0, { min: 0, max: 2 ** 32 - 1 });
+}
+
+function checkConsistency(c: BacklogConfig): void {
+  const small = (Object.keys(REAL_SERVICE_THRESHOLDS) as (keyof typeof REAL_SERVICE_THRESHOLDS)[]).filter(
+    (k) => c[k] < REAL_SERVICE_THRESHOLDS[k],
+  );
+  if (small.length > 0 && !c.allowSmallThresholds) {
+    const names = small.map((k) => `${envName(k)}=${formatBytes(c[k])}`).join(', ');
+    throw new EnvError(
+      envName(small[0]),
+      `${names} is below the real service's default (LT_START_BYTES=512MiB, LT_CAP_BYTES=1.75GiB, ` +
+        'GT_START_BYTES=2.10GiB): the phases would not reproduce the published experiment. ' +
+        'Set ALLOW_SMALL_THRESHOLDS=1 to run with small thresholds anyway (e.g. against a scaled emulator)',
+    );
+  }
+  if (!(c.ltStartBytes < c.ltCapBytes))
+    throw new EnvError('LT_CAP_BYTES', `must be above LT_START_BYTES (${formatBytes(c.ltStartBytes)})`);
+  if (!(c.ltCapBytes < c.gtStartBytes))
+    throw new EnvError('GT_START_BYTES', `must be above LT_CAP_BYTES (${formatBytes(c.ltCapBytes)})`);
+  if (c.seedRows > c.maxTotalRows)
+    throw new EnvError('SEED_ROWS', `${c.seedRows} is above MAX_TOTAL_ROWS=${c.maxTotalRows}`);
+  const batchBytes = c.writeBatchRows * rowBytes(c.dims);
+  const window = c.ltCapBytes - c.ltStartBytes;
+  if (batchBytes * 4 > window)
+    throw new EnvError(
+      'WRITE_BATCH_ROWS',
+      `${c.writeBatchRows} rows (${formatBytes(batchBytes)}) is too coarse to hold the backlog inside ` +
+        `[LT_START_BYTES, LT_CAP_BYTES] (${formatBytes(window)} wide): use at most ` +
+        `${Math.max(1, Math.floor(window / 4 / rowBytes(c.dims)))} rows`,
+    );
+  const writable = (c.maxTotalRows - c.seedRows) * rowBytes(c.dims);
+  if (writable < c.gtStartBytes)
+    throw new EnvError(
+      'MAX_TOTAL_ROWS',
+      `${c.maxTotalRows} rows leave ${formatBytes(writable)} for writes after SEED_ROWS=${c.seedRows}, ` +
+        `less than GT_START_BYTES=${formatBytes(c.gtStartBytes)}: the above-limit phase could never be reached`,
+    );
+  if (c.queryMaxVus < c.queryVus)
+    throw new EnvError('QUERY_MAX_VUS', `${c.queryMaxVus} is below QUERY_VUS=${c.queryVus}`);
+}
+
+function envName(key: keyof typeof REAL_SERVICE_THRESHOLDS): string {
+  return { ltStartBytes: 'LT_START_BYTES', ltCapBytes: 'LT_CAP_BYTES', gtStartBytes: 'GT_START_BYTES' }[key];
+}
