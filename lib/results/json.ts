@@ -1,0 +1,94 @@
+// The result JSON's stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
+import type { BacklogConfig } from '../backlog-config';
+import {
+  buildCells,
+  buildSnapshots,
+  type Cell,
+  type FailedThreshold,
+  failedThresholds,
+  type MetadataSnapshot,
+  type SummaryData,
+} from './cells';
+
+export interface BacklogResult {
+  experiment: 'backlog';
+  namespace: string;
+  started_at: string;
+  finished_at: string;
+  target: { kind: 'emulator' | 'turbopuffer'; base_url: string };
+  /** Every knob under its environment variable name, as resolved (SEED included, so a rerun can reuse it). */
+  config: Record<string, string | number | boolean | null>;
+  versions: { bench: string; runner: string; node: string };
+  cells: Cell[];
+  metadata_snapshots: MetadataSnapshot[];
+  dropped_iterations: number;
+  thresholds: { passed: boolean; failed: FailedThreshold[] };
+}
+
+/** What setup() and handleSummary know about the run beyond the summary metrics. */
+export interface RunInfo {
+  namespace: string;
+  seed: number;
+  startedAtMs: number;
+  finishedAtMs: number;
+  /** Metadata once the seed rows were indexed. */
+  setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
+  versions: { bench: string; runner: string; node: string };
+}
+
+export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['config'] {
+  return {
+    TURBOPUFFER_BASE_URL: c.target.baseUrl,
+    NAMESPACE: c.namespace ?? null,
+    SEED_ROWS: c.seedRows,
+    MAX_TOTAL_ROWS: c.maxTotalRows,
+    QUERY_DURATION_S: c.queryDurationS,
+    QUERY_WARMUP_S: c.queryWarmupS,
+    LT_START_BYTES: c.ltStartBytes,
+    LT_CAP_BYTES: c.ltCapBytes,
+    GT_START_BYTES: c.gtStartBytes,
+    ALLOW_SMALL_THRESHOLDS: c.allowSmallThresholds,
+    CLEANUP: c.cleanup,
+    QUERY_RATE: c.queryRate,
+    TOP_K: c.topK,
+    DIMS: c.dims,
+    SEED: seed,
+    WRITERS: c.writers,
+    WRITE_BATCH_ROWS: c.writeBatchRows,
+    SEED_BATCH_ROWS: c.seedBatchRows,
+    PHASE_TIMEOUT_S: c.phaseTimeoutS,
+    QUERY_VUS: c.queryVus,
+    QUERY_MAX_VUS: c.queryMaxVus,
+    SETUP_TIMEOUT_S: c.setupTimeoutS,
+    RESULTS_DIR: c.resultsDir,
+  };
+}
+
+export function buildResult(data: SummaryData, config: BacklogConfig, run: RunInfo): BacklogResult {
+  const snapshots = buildSnapshots(data);
+  if (run.setupSnapshot)
+    snapshots.unshift({
+      time: new Date(run.setupSnapshot.timeMs).toISOString(),
+      unindexed_bytes: run.setupSnapshot.unindexedBytes,
+      approx_row_count: run.setupSnapshot.approxRowCount,
+      label: 'setup',
+    });
+  const failed = failedThresholds(data);
+  return {
+    experiment: 'backlog',
+    namespace: run.namespace,
+    started_at: new Date(run.startedAtMs).toISOString(),
+    finished_at: new Date(run.finishedAtMs).toISOString(),
+    target: { kind: config.target.kind, base_url: config.target.baseUrl },
+    config: configKnobs(config, run.seed),
+    versions: run.versions,
+    cells: buildCells(data, config.queryDurationS),
+    metadata_snapshots: snapshots,
+    dropped_iterations: data.metrics.dropped_iterations?.values.count ?? 0,
+    thresholds: { passed: failed.length === 0, failed },
+  };
+}
+
+export function renderJson(result: BacklogResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { buildCells, buildSnapshots, failedThresholds } from './cells';
+import { buildResult, renderJson } from './json';
+import { renderMarkdown } from './markdown';
+import { fixtureConfig, fixtureRun, fixtureSummary } from './testdata/summary-fixture';
+import { renderText } from './text';
+
+describe('buildCells', () => {
+  it('makes one row per phase x consistency in the published order', () => {
+    const cells = buildCells(fixtureSummary(), 5);
+    expect(cells.map((c) => `${c.phase}/${c.consistency}`)).toEqual([
+      'idle/strong',
+      'idle/eventual',
+      'indexing_below_limit/strong',
+      'indexing_below_limit/eventual',
+      'indexing_above_limit/strong',
+      'indexing_above_limit/eventual',
+    ]);
+  });
+
+  it('reads counts, rates, percentiles and window-edge backlog from the sub-metrics', () => {
+    const strongAbove = buildCells(fixtureSummary(), 5)[4];
+    expect(strongAbove).toEqual({
+      phase: 'indexing_above_limit',
+      consistency: 'strong',
+      requests: 100,
+      errors: 45,
+      error_rate: 0.45,
+      errors_by_status: { '429': 45 },
+      qps: 20,
+      client_ms: { p50: 4.5, p95: 8.25, p99: 14 },
+      server_ms: { p50: 3, p95: 4 },
+      query_execution_ms: { p50: 2.5, p95: 3 },
+      exhaustive_search_count: { p50: 2000, max: 4000 },
+      backlog_bytes: { start: 9 * 2 ** 20, end: 10 * 2 ** 20 },
+      window: { start: '2026-01-02T03:04:30.000Z', end: '2026-01-02T03:04:35.000Z' },
+    });
+  });
+
+  it('reports a cell nobody measured as zero requests and null latencies and backlog', () => {
+    const cells = buildCells({ metrics: {} }, 5);
+    expect(cells[2]).toMatchObject({
+      requests: 0,
+      errors: 0,
+      error_rate: 0,
+      qps: 0,
+      client_ms: { p50: null, p95: null, p99: null },
+      backlog_bytes: { start: null, end: null },
+      window: { start: null, end: null },
+    });
+  });
+});
+
+describe('buildSnapshots and failedThresholds', () => {
+  it('orders the writer snapshots by time and labels them', () => {
+    const snapshots = buildSnapshots(fixtureSummary());
+    expect(snapshots).toHaveLength(12);
+    expect(snapshots[0]).toEqual({
+      time: '2026-01-02T03:04:06.200Z',
+      unindexed_bytes: 0,
+      approx_row_count: 1000,
+      label: 'idle/strong/start',
+    });
+    expect(snapshots.map((s) => s.time)).toEqual([...snapshots.map((s) => s.time)].sort());
+  });
+
+  it('lists the failed threshold expressions', () => {
+    const data = fixtureSummary();
+    data.metrics.dropped_iterations.thresholds = { 'count==0': { ok: false } };
+    expect(failedThresholds(data)).toEqual([{ metric: 'dropped_iterations', expression: 'count==0' }]);
+  });
+});
+
+describe('buildResult (the stable JSON shape)', () => {
+  const result = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
+
+  it('has exactly the documented top-level keys', () => {
+    expect(Object.keys(result)).toEqual([
+      'experiment',
+      'namespace',
+      'started_at',
+      'finished_at',
+      'target',
+      'config',
+      'versions',
+      'cells',
+      'metadata_snapshots',
+      'dropped_iterations',
+      'thresholds',
+    ]);
+    expect(result).toMatchObject({
+      experiment: 'backlog',
+      namespace: 'bench-backlog-fixture',
+      started_at: '2026-01-02T03:03:55.000Z',
+      target: { kind: 'emulator', base_url: 'http://127.0.0.1:8787' },
+      versions: { bench: '0.1.0', runner: 'bench 0.1.0', node: 'v20.19.0' },
+      dropped_iterations: 0,
+      thresholds: { passed: true, failed: [] },
+    });
+  });
+
+  it('lists every knob under its variable name, the drawn seed included', () => {
+    expect(result.config).toMatchObject({
+      SEED_ROWS: 1000,
+      LT_START_BYTES: 1048576,
+      SEED: 42,
+      QUERY_RATE: 20,
+    });
+    expect(Object.keys(result.config)).toHaveLength(23);
+  });
+
+  it('starts the snapshots with the one setup() took after indexing', () => {
+    expect(result.metadata_snapshots[0]).toEqual({
+      time: '2026-01-02T03:04:04.000Z',
+      unindexed_bytes: 0,
+      approx_row_count: 1000,
+      label: 'setup',
+    });
+    expect(JSON.parse(renderJson(result))).toEqual(result);
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('matches the golden file', async () => {
+    const md = renderMarkdown(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
+    await expect(md).toMatchFileSnapshot('./testdata/backlog.golden.md');
+  });
+});
+
+describe('renderText', () => {
+  it('prints the table and names failed thresholds and written files', () => {
+    const data = fixtureSummary();
+    data.metrics.dropped_iterations.thresholds = { 'count==0': { ok: false } };
+    const text = renderText(buildResult(data, fixtureConfig, fixtureRun), ['results/x.md']);
+    expect(text).toContain('  above limit  strong       100   20.0  45.0%   4.5ms');
+    expect(text).toContain("    ✗ dropped_iterations 'count==0'");
+    expect(text).toContain('  wrote results/x.md');
+  });
+});

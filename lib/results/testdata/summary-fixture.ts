@@ -1,0 +1,85 @@
+// A handleSummary `data` object as k6 builds it for a short run: every cell measured, strong reads above the limit
+// rejected with 429. Values are made up but shaped exactly like the sub-metric keys the script declares.
+import type { BacklogConfig } from '../../backlog-config';
+import { readBacklogConfig } from '../../backlog-config';
+import { cellKeys } from '../../metric-names';
+import { CONSISTENCIES, PHASES } from '../../phases';
+import type { SummaryData, SummaryMetric } from '../cells';
+import type { RunInfo } from '../json';
+
+const MiB = 2 ** 20;
+const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
+
+export const fixtureConfig: BacklogConfig = readBacklogConfig({
+  SEED_ROWS: '1000',
+  MAX_TOTAL_ROWS: '10000',
+  QUERY_DURATION_S: '5',
+  QUERY_WARMUP_S: '1',
+  LT_START_BYTES: '1MiB',
+  LT_CAP_BYTES: '4MiB',
+  GT_START_BYTES: '8MiB',
+  ALLOW_SMALL_THRESHOLDS: '1',
+  QUERY_RATE: '20',
+  SEED: '42',
+  TURBOPUFFER_BASE_URL: 'http://127.0.0.1:8787',
+});
+
+export const fixtureRun: RunInfo = {
+  namespace: 'bench-backlog-fixture',
+  seed: 42,
+  startedAtMs: T0 - 10_000,
+  finishedAtMs: T0 + 60_000,
+  setupSnapshot: { timeMs: T0 - 1000, unindexedBytes: 0, approxRowCount: 1000 },
+  versions: { bench: '0.1.0', runner: 'bench 0.1.0', node: 'v20.19.0' },
+};
+
+const trend = (med: number, p95: number, p99: number, max: number): SummaryMetric => ({
+  type: 'trend',
+  contains: 'time',
+  values: { avg: med, min: med / 2, med, max, 'p(95)': p95, 'p(99)': p99, count: 100 },
+});
+const gauge = (value: number): SummaryMetric => ({
+  type: 'gauge',
+  values: { value, min: value, max: value },
+});
+const counter = (count: number): SummaryMetric => ({ type: 'counter', values: { count, rate: count / 70 } });
+
+export function fixtureSummary(): SummaryData {
+  const metrics: Record<string, SummaryMetric> = { dropped_iterations: counter(0) };
+  let cellIndex = 0;
+  for (const phase of PHASES) {
+    for (const consistency of CONSISTENCIES) {
+      const k = cellKeys(phase, consistency);
+      const strongAbove = phase === 'indexing_above_limit' && consistency === 'strong';
+      const level = PHASES.indexOf(phase);
+      const requests = 100;
+      const errors = strongAbove ? 45 : 0;
+      metrics[k.requests] = counter(requests);
+      metrics[k.failed] = {
+        type: 'rate',
+        values: { rate: errors / requests, passes: errors, fails: requests - errors },
+      };
+      metrics[k.errors('429')] = counter(errors);
+      metrics[k.errors('5xx')] = counter(0);
+      metrics[k.clientOk] = trend(2.5 + level, 4.25 + 2 * level, 8 + 3 * level, 20);
+      metrics[k.server] = trend(1 + level, 2 + level, 3 + level, 9);
+      metrics[k.execution] = trend(0.5 + level, 1 + level, 2 + level, 5);
+      metrics[k.exhaustive] = {
+        type: 'trend',
+        values: { med: level * 1000, max: level * 2000, 'p(95)': 0, 'p(99)': 0 },
+      };
+      const start = T0 + cellIndex * 6000 + 1000;
+      const backlog = [0, 3 * MiB, 9 * MiB][level];
+      metrics[k.windowStart] = gauge(start);
+      metrics[k.windowEnd] = gauge(start + 5000);
+      metrics[k.time('start')] = gauge(start + 200);
+      metrics[k.time('end')] = gauge(start + 4800);
+      metrics[k.unindexed('start')] = gauge(backlog);
+      metrics[k.unindexed('end')] = gauge(backlog + 0.5 * MiB * level);
+      metrics[k.rows('start')] = gauge(1000 + level * 500);
+      metrics[k.rows('end')] = gauge(1000 + level * 600);
+      cellIndex++;
+    }
+  }
+  return { metrics };
+}

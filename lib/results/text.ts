@@ -1,0 +1,60 @@
+// Result -> the end-of-test console summary: the cell table in fixed-width columns, the threshold outcome and
+// where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
+import { formatBacklog, formatMs, formatPercent, formatQps } from './format';
+import type { BacklogResult } from './json';
+
+const PHASE_SHORT: Record<string, string> = {
+  idle: 'idle',
+  indexing_below_limit: 'below limit',
+  indexing_above_limit: 'above limit',
+};
+
+export function renderText(r: BacklogResult, files: string[]): string {
+  const header = [
+    'phase',
+    'consistency',
+    'reqs',
+    'qps',
+    'errors',
+    'p50',
+    'p95',
+    'p99',
+    'srv p50',
+    'srv p95',
+    'backlog start',
+    'backlog end',
+  ];
+  const rows = r.cells.map((cell) => [
+    PHASE_SHORT[cell.phase],
+    cell.consistency,
+    String(cell.requests),
+    formatQps(cell.qps),
+    formatPercent(cell.error_rate),
+    formatMs(cell.client_ms.p50),
+    formatMs(cell.client_ms.p95),
+    formatMs(cell.client_ms.p99),
+    formatMs(cell.server_ms.p50),
+    formatMs(cell.server_ms.p95),
+    formatBacklog(cell.backlog_bytes.start),
+    formatBacklog(cell.backlog_bytes.end),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd();
+  const out = [
+    '',
+    `  backlog experiment on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
+    '',
+    line(header),
+    ...rows.map(line),
+    '',
+    r.thresholds.passed
+      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
+      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
+    ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
+    '',
+    ...files.map((f) => `  wrote ${f}`),
+    '',
+  ];
+  return `${out.join('\n')}\n`;
+}
