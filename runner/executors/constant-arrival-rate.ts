@@ -21,7 +21,7 @@ export function readArrivalPool(r: FieldReader): {
 } {
   const timeUnit = r.duration('timeUnit', 1000);
   const preAllocatedVUs = r.int('preAllocatedVUs', undefined);
-  const maxVUs = r.has('maxVUs') ? r.int('maxVUs', preAllocatedVUs) : (r.accept('maxVUs'), preAllocatedVUs);
+  const maxVUs = r.int('maxVUs', preAllocatedVUs);
   if (timeUnit <= 0) r.problem('timeUnit must be more than 0');
   if (preAllocatedVUs < 0) r.problem(`preAllocatedVUs must not be negative, got ${preAllocatedVUs}`);
   if (maxVUs < preAllocatedVUs)

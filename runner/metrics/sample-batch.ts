@@ -1,0 +1,158 @@
+// Compact sample transfer from a VU realm to the main thread: metric names and tag sets are interned per realm
+// and sent once; each sample is then four numbers in transferable typed arrays (no object per sample crosses).
+import type { SampleInput } from '../modules/module-host';
+import type { MetricType, ValueType } from './sinks';
+
+export interface SampleBatch {
+  type: 'samples';
+  /** New metric names of this realm: [localId, name]. */
+  names?: Array<[number, string]>;
+  /** Custom metric definitions made in this realm: [name, type, contains]. */
+  definitions?: Array<[string, MetricType, ValueType]>;
+  /** New tag sets of this realm: [localId, tags]. */
+  tagSets?: Array<[number, Record<string, string>]>;
+  /** New metadata sets: [localId, metadata]; metadata id -1 means none. */
+  metas?: Array<[number, Record<string, string>]>;
+  count: number;
+  metricIds: Int32Array;
+  tagIds: Int32Array;
+  metaIds: Int32Array;
+  times: Float64Array;
+  values: Float64Array;
+}
+
+const CAPACITY = 4096;
+
+function keyOf(record: Record<string, string>): string {
+  const keys = Object.keys(record).sort();
+  let key = '';
+  for (const k of keys) key += `${k}\u0000${record[k]}\u0001`;
+  return key;
+}
+
+/** Accumulates samples in a realm and hands out full or flushed batches. */
+export class SampleBatchEncoder {
+  private nameIds = new Map<string, number>();
+  private tagIdsByKey = new Map<string, number>();
+  // Samples of one emit() call usually share one tags object: remember the last one (only within that call,
+  // since callers may reuse and mutate a tags object between calls).
+  private lastTags: object | undefined;
+  private lastTagId = 0;
+  private metaIdsByKey = new Map<string, number>();
+  private pendingNames: Array<[number, string]> = [];
+  private pendingDefinitions: Array<[string, MetricType, ValueType]> = [];
+  private pendingTags: Array<[number, Record<string, string>]> = [];
+  private pendingMetas: Array<[number, Record<string, string>]> = [];
+  private count = 0;
+  private metricIds = new Int32Array(CAPACITY);
+  private tagIds = new Int32Array(CAPACITY);
+  private metaIds = new Int32Array(CAPACITY);
+  private times = new Float64Array(CAPACITY);
+  private values = new Float64Array(CAPACITY);
+  /** performance.now() of the oldest unsent sample. */
+  oldest = 0;
+
+  constructor(private readonly send: (batch: SampleBatch, transfer: ArrayBuffer[]) => void) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  define(name: string, type: MetricType, contains: ValueType): void {
+    this.pendingDefinitions.push([name, type, contains]);
+  }
+
+  private tagId(tags: Record<string, string>): number {
+    if (tags === this.lastTags) return this.lastTagId;
+    const key = keyOf(tags);
+    let id = this.tagIdsByKey.get(key);
+    if (id === undefined) {
+      id = this.tagIdsByKey.size;
+      this.tagIdsByKey.set(key, id);
+      this.pendingTags.push([id, { ...tags }]);
+    }
+    this.lastTags = tags;
+    this.lastTagId = id;
+    return id;
+  }
+
+  private metaId(meta: Record<string, string> | undefined): number {
+    if (!meta) return -1;
+    const keys = Object.keys(meta);
+    if (keys.length === 0) return -1;
+    const key = keyOf(meta);
+    let id = this.metaIdsByKey.get(key);
+    if (id === undefined) {
+      id = this.metaIdsByKey.size;
+      // High-cardinality metadata (iter) would grow without bound: forget old ones now and then.
+      if (id > 100_000) this.metaIdsByKey.clear();
+      this.metaIdsByKey.set(key, id);
+      this.pendingMetas.push([id, { ...meta }]);
+    }
+    return id;
+  }
+
+  /** Adds the samples of one emit() call. */
+  addAll(samples: readonly SampleInput[]): void {
+    this.lastTags = undefined;
+    for (const s of samples) this.push(s);
+    this.lastTags = undefined;
+  }
+
+  add(sample: SampleInput): void {
+    this.lastTags = undefined;
+    this.push(sample);
+  }
+
+  private push(sample: SampleInput): void {
+    let mid = this.nameIds.get(sample.metric);
+    if (mid === undefined) {
+      mid = this.nameIds.size;
+      this.nameIds.set(sample.metric, mid);
+      this.pendingNames.push([mid, sample.metric]);
+    }
+    if (this.count === 0) this.oldest = performance.now();
+    const i = this.count++;
+    this.metricIds[i] = mid;
+    this.tagIds[i] = this.tagId(sample.tags);
+    this.metaIds[i] = this.metaId(sample.metadata);
+    this.times[i] = sample.time;
+    this.values[i] = sample.value;
+    if (this.count === CAPACITY) this.flush();
+  }
+
+  flush(): void {
+    if (this.count === 0 && this.pendingDefinitions.length === 0) return;
+    const batch: SampleBatch = {
+      type: 'samples',
+      count: this.count,
+      metricIds: this.metricIds,
+      tagIds: this.tagIds,
+      metaIds: this.metaIds,
+      times: this.times,
+      values: this.values,
+    };
+    if (this.pendingNames.length > 0) batch.names = this.pendingNames;
+    if (this.pendingDefinitions.length > 0) batch.definitions = this.pendingDefinitions;
+    if (this.pendingTags.length > 0) batch.tagSets = this.pendingTags;
+    if (this.pendingMetas.length > 0) batch.metas = this.pendingMetas;
+    this.pendingNames = [];
+    this.pendingDefinitions = [];
+    this.pendingTags = [];
+    this.pendingMetas = [];
+    const transfer = [
+      this.metricIds.buffer,
+      this.tagIds.buffer,
+      this.metaIds.buffer,
+      this.times.buffer,
+      this.values.buffer,
+    ] as ArrayBuffer[];
+    this.count = 0;
+    this.metricIds = new Int32Array(CAPACITY);
+    this.tagIds = new Int32Array(CAPACITY);
+    this.metaIds = new Int32Array(CAPACITY);
+    this.times = new Float64Array(CAPACITY);
+    this.values = new Float64Array(CAPACITY);
+    this.send(batch, transfer);
+  }
+}
