@@ -1,0 +1,120 @@
+// setup() and teardown() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until
+// they are indexed, hand the schedule's t0 to every VU; delete the namespace at the end when asked (CLEANUP).
+import { sleep } from 'k6';
+import { type BacklogConfig, rowBytes } from '../backlog-config';
+import { formatPlan, planCost } from '../cost-guard';
+import { readingFrom } from '../metadata-poll';
+import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
+import { scheduleOf } from '../scenario-options';
+import { formatBytes } from '../sizes';
+import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import type { SetupData } from './setup-data';
+
+const MAX_WRITE_ATTEMPTS = 20;
+
+export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () => SetupData {
+  return () => {
+    const startedAtMs = Date.now();
+    const namespace = config.namespace ?? `bench-backlog-${compactTimestamp(startedAtMs)}`;
+    const seed = config.seed ?? Math.floor(Math.random() * 2 ** 32);
+    console.log(formatPlan(config, planCost(config, scenarioDurationMs(scheduleOf(config)))));
+    console.log(`namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors)`);
+    refuseExisting(client, namespace);
+    try {
+      seedRows(config, client, namespace, seed);
+      const snapshot = waitUntilIndexed(config, client, namespace, startedAtMs);
+      return {
+        namespace,
+        seed,
+        // One spare tick so every VU has started before the first cell.
+        t0: nextTick(Date.now()) + TICK_MS,
+        startedAtMs,
+        created: true,
+        setupSnapshot: snapshot,
+      };
+    } catch (error) {
+      // teardown() does not run after a failed setup(): clean up here.
+      if (config.cleanup) deleteNamespace(client, namespace);
+      throw error;
+    }
+  };
+}
+
+export function makeTeardown(config: BacklogConfig, client: TurbopufferClient): (data?: SetupData) => void {
+  return (data) => {
+    if (data?.created && config.cleanup) deleteNamespace(client, data.namespace);
+  };
+}
+
+/** 20260102T030405Z */
+export function compactTimestamp(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+}
+
+function refuseExisting(client: TurbopufferClient, namespace: string): void {
+  const res = client.metadata(namespace);
+  if (res.status === 404) return;
+  if (res.status === 200)
+    throw new Error(
+      `namespace ${namespace} already exists: the experiment needs a fresh one. Choose another NAMESPACE ` +
+        '(or unset it for a timestamped name); bench never writes into or deletes a namespace it did not create',
+    );
+  throw new Error(`cannot check namespace ${namespace}: metadata returned ${res.status} (${res.error})`);
+}
+
+function seedRows(config: BacklogConfig, client: TurbopufferClient, namespace: string, seed: number): void {
+  const total = config.seedRows;
+  console.log(
+    `seeding ${total} rows (${formatBytes(total * rowBytes(config.dims))}) in batches of ${config.seedBatchRows}`,
+  );
+  for (let first = 0; first < total; first += config.seedBatchRows) {
+    const count = Math.min(config.seedBatchRows, total - first);
+    const body = upsertBody(seed, first, count, config.dims, {
+      schema: first === 0,
+      disableBackpressure: false,
+    });
+    for (let attempt = 1; ; attempt++) {
+      const res = client.write(namespace, body, { phase: 'setup' });
+      if (res.status === 200) break;
+      const retryable = res.status === 0 || res.status === 429 || res.status >= 500;
+      if (!retryable || attempt >= MAX_WRITE_ATTEMPTS)
+        throw new Error(
+          `seeding rows ${first}..${first + count - 1} failed: HTTP ${res.status}: ${res.error}`,
+        );
+      sleep(Math.min(8, (res.retryAfterMs ?? 250 * 2 ** attempt) / 1000));
+    }
+  }
+}
+
+function waitUntilIndexed(
+  config: BacklogConfig,
+  client: TurbopufferClient,
+  namespace: string,
+  startedAtMs: number,
+): SetupData['setupSnapshot'] {
+  // Leave a margin inside setupTimeout so the failure is ours (with a message), not the runner's timeout.
+  const deadline = startedAtMs + config.setupTimeoutS * 1000 - 5000;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = client.metadata(namespace);
+    if (res.status === 200 && res.body) {
+      const reading = readingFrom(res.body, Date.now());
+      if (reading.indexStatus === 'up-to-date')
+        return { timeMs: reading.time, unindexedBytes: 0, approxRowCount: reading.approxRowCount };
+      last = `${formatBytes(reading.unindexedBytes)} unindexed`;
+    } else last = `metadata HTTP ${res.status}`;
+    sleep(1);
+  }
+  throw new Error(
+    `the seed rows were not indexed within SETUP_TIMEOUT_S=${config.setupTimeoutS} (last: ${last})`,
+  );
+}
+
+function deleteNamespace(client: TurbopufferClient, namespace: string): void {
+  const res = client.deleteNamespace(namespace);
+  if (res.status === 200 || res.status === 404) console.log(`deleted namespace ${namespace} (CLEANUP=1)`);
+  else console.warn(`could not delete namespace ${namespace}: HTTP ${res.status}: ${res.error}`);
+}

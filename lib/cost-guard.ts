@@ -1,0 +1,47 @@
+// Guard rails for the real service: the run's upper bounds in rows, bytes, queries and time, printed before any
+// write, and a refusal unless TPUF_BENCH_CONFIRM_COST=1. Pure.
+import { type BacklogConfig, rowBytes } from './backlog-config';
+import { EnvError, EnvReader, type EnvRecord } from './env';
+import { formatBytes } from './sizes';
+
+export interface CostPlan {
+  seedRows: number;
+  /** Ceiling on rows ever written (MAX_TOTAL_ROWS). */
+  maxRows: number;
+  /** Logical bytes of those rows (id + f32 vector each). */
+  maxBytes: number;
+  /** Queries the arrival-rate scenario can start at most. */
+  maxQueries: number;
+  /** Upper bound of the scenarios' duration. */
+  durationS: number;
+}
+
+export function planCost(c: BacklogConfig, durationMs: number): CostPlan {
+  const durationS = Math.ceil(durationMs / 1000);
+  return {
+    seedRows: c.seedRows,
+    maxRows: c.maxTotalRows,
+    maxBytes: c.maxTotalRows * rowBytes(c.dims),
+    maxQueries: Math.ceil(c.queryRate * durationS),
+    durationS,
+  };
+}
+
+export function formatPlan(c: BacklogConfig, p: CostPlan): string {
+  return (
+    `plan for ${c.target.baseUrl}: seed ${p.seedRows} rows, write at most ${p.maxRows} rows ` +
+    `(${formatBytes(p.maxBytes)} of ${c.dims}-d f32 vectors), start at most ${p.maxQueries} queries ` +
+    `over at most ${p.durationS} s (plus setup), one namespace${c.cleanup ? ', deleted at the end (CLEANUP=1)' : ' kept at the end (CLEANUP=0)'}`
+  );
+}
+
+/** Throws (naming TPUF_BENCH_CONFIRM_COST and the plan) unless the target is free or the cost was confirmed. */
+export function assertCostAccepted(env: EnvRecord, c: BacklogConfig, p: CostPlan): void {
+  if (c.target.kind !== 'turbopuffer') return;
+  if (new EnvReader(env).bool('TPUF_BENCH_CONFIRM_COST', false)) return;
+  throw new EnvError(
+    'TPUF_BENCH_CONFIRM_COST',
+    `the target is the real turbopuffer service, which bills writes, storage and queries. ${formatPlan(c, p)}. ` +
+      'Set TPUF_BENCH_CONFIRM_COST=1 to accept, or unset TURBOPUFFER_API_KEY to run against the local emulator',
+  );
+}

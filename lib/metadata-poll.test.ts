@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { MetadataPoller, readingFrom } from './metadata-poll';
+import type { NamespaceMetadata } from './turbopuffer-wire';
+
+describe('readingFrom', () => {
+  it('reads unindexed_bytes while updating and 0 once up to date', () => {
+    expect(
+      readingFrom({ approx_row_count: 5, index: { status: 'updating', unindexed_bytes: 123 } }, 9),
+    ).toEqual({
+      time: 9,
+      unindexedBytes: 123,
+      approxRowCount: 5,
+      indexStatus: 'updating',
+    });
+    expect(readingFrom({ index: { status: 'up-to-date' } }, 9)).toMatchObject({
+      unindexedBytes: 0,
+      approxRowCount: null,
+    });
+  });
+});
+
+describe('MetadataPoller', () => {
+  function setup(responses: { status: number; body?: NamespaceMetadata }[]) {
+    let now = 10_000;
+    let calls = 0;
+    const poller = new MetadataPoller(
+      () => responses[Math.min(calls++, responses.length - 1)],
+      () => now,
+    );
+    return { poller, advance: (ms: number) => (now += ms), calls: () => calls };
+  }
+  const updating = (bytes: number) => ({
+    status: 200,
+    body: { index: { status: 'updating' as const, unindexed_bytes: bytes } },
+  });
+
+  it('fetches at most once per wall-clock second', () => {
+    const s = setup([updating(1), updating(2)]);
+    expect(s.poller.current()).toMatchObject({ fresh: true, reading: { unindexedBytes: 1 } });
+    s.advance(999);
+    expect(s.poller.current()).toMatchObject({ fresh: false, reading: { unindexedBytes: 1 } });
+    expect(s.calls()).toBe(1);
+    s.advance(1);
+    expect(s.poller.current()).toMatchObject({ fresh: true, reading: { unindexedBytes: 2 } });
+    expect(s.calls()).toBe(2);
+  });
+
+  it('keeps the last good reading when a fetch fails, and counts the failure', () => {
+    const s = setup([updating(7), { status: 503 }]);
+    s.poller.current();
+    s.advance(1000);
+    expect(s.poller.current()).toMatchObject({ fresh: false, reading: { unindexedBytes: 7 } });
+    expect(s.poller.failures).toBe(1);
+  });
+});

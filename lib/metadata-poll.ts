@@ -1,0 +1,52 @@
+// Per-VU cache of namespace metadata: at most one fetch per wall-clock second (the grid lib/phases.ts snaps to),
+// so every VU works from a reading at most about a second old and all VUs read on the same grid. Pure: the
+// fetch and the clock are passed in.
+import { TICK_MS } from './phases';
+import type { NamespaceMetadata } from './turbopuffer-wire';
+
+export interface MetadataReading {
+  /** Epoch ms when the response arrived. */
+  time: number;
+  unindexedBytes: number;
+  approxRowCount: number | null;
+  indexStatus: 'up-to-date' | 'updating';
+}
+
+export type MetadataFetch = () => { status: number; body?: NamespaceMetadata };
+
+/** The backlog a metadata body reports: `unindexed_bytes` while updating, 0 when up to date. */
+export function readingFrom(body: NamespaceMetadata, time: number): MetadataReading {
+  const updating = body.index?.status === 'updating';
+  return {
+    time,
+    unindexedBytes: updating ? (body.index?.unindexed_bytes ?? 0) : 0,
+    approxRowCount: body.approx_row_count ?? null,
+    indexStatus: updating ? 'updating' : 'up-to-date',
+  };
+}
+
+export class MetadataPoller {
+  private last: MetadataReading | undefined;
+  private lastTick = -1;
+  /** Failed fetches so far (the last good reading is kept meanwhile). */
+  failures = 0;
+
+  constructor(
+    private readonly fetch: MetadataFetch,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The newest reading, fetching first unless one was already attempted in the current second. */
+  current(): { reading: MetadataReading | undefined; fresh: boolean } {
+    const tick = Math.floor(this.clock() / TICK_MS);
+    if (tick === this.lastTick) return { reading: this.last, fresh: false };
+    this.lastTick = tick;
+    const res = this.fetch();
+    if (res.status !== 200 || !res.body) {
+      this.failures++;
+      return { reading: this.last, fresh: false };
+    }
+    this.last = readingFrom(res.body, this.clock());
+    return { reading: this.last, fresh: true };
+  }
+}

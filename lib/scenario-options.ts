@@ -1,0 +1,54 @@
+// The experiment's k6 options from its config: an open-model query scenario, a writer scenario and the
+// thresholds. Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
+import type { ConstantArrivalRateScenario, ConstantVUsScenario, Options } from 'k6/options';
+import type { BacklogConfig } from './backlog-config';
+import { type Gates, type Schedule, scenarioDurationMs } from './phases';
+import { backlogThresholds } from './thresholds';
+
+export function scheduleOf(c: BacklogConfig): Schedule {
+  return {
+    warmupMs: c.queryWarmupS * 1000,
+    durationMs: c.queryDurationS * 1000,
+    phaseTimeoutMs: c.phaseTimeoutS * 1000,
+  };
+}
+
+export function gatesOf(c: BacklogConfig): Gates {
+  return { ltStartBytes: c.ltStartBytes, ltCapBytes: c.ltCapBytes, gtStartBytes: c.gtStartBytes };
+}
+
+/** Queries at QUERY_RATE per second for the whole bounded duration; iterations after the last cell are no-ops. */
+export function queryScenario(c: BacklogConfig, durationS: number) {
+  return {
+    executor: 'constant-arrival-rate',
+    exec: 'query',
+    rate: c.queryRate,
+    timeUnit: '1s',
+    duration: `${durationS}s`,
+    preAllocatedVUs: c.queryVus,
+    maxVUs: c.queryMaxVus,
+    gracefulStop: '10s',
+  } satisfies ConstantArrivalRateScenario;
+}
+
+/** Writers loop for the same duration; each iteration is one write (or waits until one is due). */
+export function writerScenario(c: BacklogConfig, durationS: number) {
+  return {
+    executor: 'constant-vus',
+    exec: 'write',
+    vus: c.writers,
+    duration: `${durationS}s`,
+    gracefulStop: '5s',
+  } satisfies ConstantVUsScenario;
+}
+
+export function backlogOptions(c: BacklogConfig): Options {
+  const durationS = Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
+  return {
+    scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },
+    thresholds: backlogThresholds(gatesOf(c)),
+    setupTimeout: `${c.setupTimeoutS}s`,
+    teardownTimeout: '120s',
+    summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)', 'count'],
+  } satisfies Options;
+}

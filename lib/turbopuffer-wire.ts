@@ -1,0 +1,51 @@
+// Request and response bodies of the turbopuffer API calls the experiment makes (turbopuffer-api.md §2-4).
+// Only the fields bench sends or reads; the service returns more.
+
+/** POST /v2/namespaces/:ns */
+export interface WriteRequest {
+  /** Columnar upsert: `id[i]` and `vector[i]` belong together; vectors as base64 little-endian f32. */
+  upsert_columns: { id: number[]; vector: string[] };
+  distance_metric: 'cosine_distance' | 'euclidean_squared';
+  schema?: Record<string, { type: string; ann?: boolean }>;
+  disable_backpressure?: boolean;
+}
+
+export interface WriteResponse {
+  status: string;
+  rows_affected?: number;
+  rows_upserted?: number;
+}
+
+/** POST /v2/namespaces/:ns/query (ANN only). */
+export interface QueryRequest {
+  rank_by: ['vector', 'ANN', number[]];
+  top_k: number;
+  consistency: { level: 'strong' | 'eventual' };
+}
+
+export interface QueryPerformance {
+  server_total_ms?: number;
+  query_execution_ms?: number;
+  exhaustive_search_count?: number;
+  approx_namespace_size?: number;
+  cache_hit_ratio?: number;
+  cache_temperature?: string;
+}
+
+export interface QueryResponse {
+  rows?: { id: number | string; $dist?: number }[];
+  performance?: QueryPerformance;
+}
+
+/** GET /v2/namespaces/:ns/metadata */
+export interface NamespaceMetadata {
+  approx_row_count?: number;
+  approx_logical_bytes?: number;
+  index?: { status: 'up-to-date' | 'updating'; unindexed_bytes?: number };
+}
+
+/** The error envelope of every endpoint. */
+export interface ErrorResponse {
+  status: 'error';
+  error: string;
+}

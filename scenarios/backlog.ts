@@ -1,0 +1,26 @@
+// Experiment 1, querying while indexing (issue 5): ANN query latency, strong vs eventual, while the namespace is
+// idle, indexing below the backlog limit, and indexing above it. Knobs: lib/backlog-config.ts; logic: lib/backlog/.
+// Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/backlog.js -e ...`).
+
+import { makeQuery } from '../lib/backlog/query';
+import { makeSetup, makeTeardown } from '../lib/backlog/setup';
+import { makeSummary } from '../lib/backlog/summary';
+import { makeWriter } from '../lib/backlog/writer';
+import { readApiKey, readBacklogConfig } from '../lib/backlog-config';
+import { assertCostAccepted, planCost } from '../lib/cost-guard';
+import { scenarioDurationMs } from '../lib/phases';
+import { backlogOptions, scheduleOf } from '../lib/scenario-options';
+import { TurbopufferClient } from '../lib/turbopuffer-client';
+import { readVersions } from '../lib/versions';
+
+// The only place __ENV is read: bad knobs fail here, in init, before anything is written.
+const config = readBacklogConfig(__ENV);
+assertCostAccepted(__ENV, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
+const client = new TurbopufferClient(config.target.baseUrl, readApiKey(__ENV));
+
+export const options = backlogOptions(config);
+export const setup = makeSetup(config, client);
+export const query = makeQuery(config, client);
+export const write = makeWriter(config, client);
+export const teardown = makeTeardown(config, client);
+export const handleSummary = makeSummary(config, readVersions(__ENV));
