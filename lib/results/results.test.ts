@@ -123,7 +123,7 @@ describe('buildResult (the stable JSON shape)', () => {
 describe('renderMarkdown', () => {
   it('matches the golden file', async () => {
     const md = renderMarkdown(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
-    await expect(md).toMatchFileSnapshot('./testdata/backlog.golden.md');
+    await expect(md).toMatchFileSnapshot('./testdata/backlog.md.golden');
   });
 });
 
