@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { type ExchangeFacts, exchangeSamples, exchangeTags, type TagContext } from './http-samples';
+
+const ALL = new Set([
+  'proto',
+  'subproto',
+  'status',
+  'method',
+  'url',
+  'name',
+  'group',
+  'check',
+  'error',
+  'error_code',
+  'tls_version',
+  'scenario',
+  'service',
+  'expected_response',
+]);
+
+function facts(over: Partial<ExchangeFacts> = {}): ExchangeFacts {
+  return {
+    method: 'GET',
+    tagUrl: 'http://127.0.0.1:1/a',
+    tagName: 'http://127.0.0.1:1/a',
+    status: 200,
+    proto: 'HTTP/1.1',
+    tlsVersion: '',
+    error: null,
+    timings: { blocked: 1, connecting: 0.5, tls_handshaking: 0, sending: 0.25, waiting: 2, receiving: 0.125 },
+    endTime: 1_700_000_000_000.5,
+    expected: true,
+    ...over,
+  };
+}
+
+const ctx = (over: Partial<TagContext> = {}): TagContext => ({
+  vuTags: { scenario: 'default', group: '' },
+  userTags: {},
+  systemTags: ALL,
+  metadata: {},
+  ...over,
+});
+
+describe('HTTP samples', () => {
+  it('emits nine samples in k6 order, stamped with the request end, duration = sending + waiting + receiving', () => {
+    const s = exchangeSamples(facts(), ctx());
+    expect(s.map((x) => [x.metric, x.value])).toEqual([
+      ['http_reqs', 1],
+      ['http_req_duration', 2.375],
+      ['http_req_blocked', 1],
+      ['http_req_connecting', 0.5],
+      ['http_req_tls_handshaking', 0],
+      ['http_req_sending', 0.25],
+      ['http_req_waiting', 2],
+      ['http_req_receiving', 0.125],
+      ['http_req_failed', 0],
+    ]);
+    expect(new Set(s.map((x) => x.time))).toEqual(new Set([1_700_000_000_000.5]));
+  });
+
+  it('tags a successful request like k6', () => {
+    expect(exchangeTags(facts(), ctx())).toEqual({
+      scenario: 'default',
+      group: '',
+      method: 'GET',
+      url: 'http://127.0.0.1:1/a',
+      name: 'http://127.0.0.1:1/a',
+      status: '200',
+      proto: 'HTTP/1.1',
+      expected_response: 'true',
+    });
+  });
+
+  it('adds error_code 1000+status for HTTP errors and marks them failed', () => {
+    const f = facts({ status: 404, expected: false });
+    expect(exchangeTags(f, ctx())).toMatchObject({
+      status: '404',
+      error_code: '1404',
+      expected_response: 'false',
+    });
+    expect(exchangeTags(f, ctx()).error).toBeUndefined();
+    expect(exchangeSamples(f, ctx()).at(-1)).toMatchObject({ metric: 'http_req_failed', value: 1 });
+  });
+
+  it('network errors: status 0, error and error_code, no proto', () => {
+    const t = exchangeTags(
+      facts({
+        status: 0,
+        proto: '',
+        error: { code: 1212, message: 'dial: connection refused' },
+        expected: false,
+      }),
+      ctx(),
+    );
+    expect(t).toMatchObject({ status: '0', error: 'dial: connection refused', error_code: '1212' });
+    expect(t.proto).toBeUndefined();
+  });
+
+  it('no response callback: no expected_response tag and no http_req_failed sample', () => {
+    const s = exchangeSamples(facts({ expected: undefined }), ctx());
+    expect(s).toHaveLength(8);
+    expect(s[0].tags.expected_response).toBeUndefined();
+  });
+
+  it('a user name tag wins and also becomes the url tag; params.tags override VU tags', () => {
+    const t = exchangeTags(facts(), ctx({ userTags: { name: 'home', scenario: 'mine' } }));
+    expect(t).toMatchObject({ name: 'home', url: 'home', scenario: 'mine' });
+  });
+
+  it('system tags can be switched off; tls_version only with TLS', () => {
+    const t = exchangeTags(
+      facts({ tlsVersion: 'tls1.3' }),
+      ctx({ systemTags: new Set(['status', 'tls_version']) }),
+    );
+    expect(t).toEqual({ scenario: 'default', group: '', status: '200', tls_version: 'tls1.3' });
+  });
+
+  it('carries the VU metadata on every sample', () => {
+    const s = exchangeSamples(facts(), ctx({ metadata: { vu: '3' } }));
+    expect(s.every((x) => x.metadata?.vu === '3')).toBe(true);
+  });
+});

@@ -1,0 +1,75 @@
+// One HTTP exchange -> its tags and its nine samples in k6's order (k6-compat.md §3.1, §3.2). Pure.
+import type { SampleInput } from '../modules/module-host';
+import { statusErrorCode } from './error-codes';
+import type { PhaseTimings, WireError } from './wire';
+
+/** What the samples of one exchange (one redirect hop) are built from. */
+export interface ExchangeFacts {
+  method: string;
+  /** Masked URL of this hop. */
+  tagUrl: string;
+  /** Masked URL or http.url template of this hop. */
+  tagName: string;
+  status: number;
+  proto: string;
+  tlsVersion: string;
+  error: WireError | null;
+  timings: PhaseTimings;
+  endTime: number;
+  /** undefined: response callback disabled (null): no expected_response tag, no http_req_failed sample. */
+  expected: boolean | undefined;
+}
+
+/** The VU's tags, the call's params.tags and the enabled system tags, fixed for one request. */
+export interface TagContext {
+  vuTags: Record<string, string>;
+  userTags: Record<string, string>;
+  systemTags: ReadonlySet<string>;
+  metadata: Record<string, string>;
+}
+
+/** run/scenario/group tags < params.tags < request system tags; a user `name` wins and then also sets `url`. */
+export function exchangeTags(facts: ExchangeFacts, ctx: TagContext): Record<string, string> {
+  const tags: Record<string, string> = { ...ctx.vuTags, ...ctx.userTags };
+  const sys = ctx.systemTags;
+  const userName = ctx.userTags.name;
+  if (sys.has('method')) tags.method = facts.method;
+  if (sys.has('url')) tags.url = userName ?? facts.tagUrl;
+  if (sys.has('name') && userName === undefined) tags.name = facts.tagName;
+  if (sys.has('status')) tags.status = String(facts.status);
+  if (facts.error) {
+    if (sys.has('error')) tags.error = facts.error.message;
+    if (sys.has('error_code')) tags.error_code = String(facts.error.code);
+  } else {
+    if (sys.has('proto') && facts.proto) tags.proto = facts.proto;
+    if (sys.has('tls_version') && facts.tlsVersion) tags.tls_version = facts.tlsVersion;
+    const code = statusErrorCode(facts.status);
+    if (code && sys.has('error_code')) tags.error_code = String(code);
+  }
+  if (facts.expected !== undefined && sys.has('expected_response'))
+    tags.expected_response = String(facts.expected);
+  return tags;
+}
+
+/** http_reqs, http_req_duration, blocked, connecting, tls_handshaking, sending, waiting, receiving, http_req_failed. */
+export function exchangeSamples(facts: ExchangeFacts, ctx: TagContext): SampleInput[] {
+  const tags = exchangeTags(facts, ctx);
+  const t = facts.timings;
+  const time = facts.endTime;
+  const metadata = Object.keys(ctx.metadata).length > 0 ? ctx.metadata : undefined;
+  // All samples of one exchange share the tags object (and metadata): consumers must not mutate them.
+  const sample = (metric: string, value: number): SampleInput =>
+    metadata ? { metric, time, value, tags, metadata } : { metric, time, value, tags };
+  const samples = [
+    sample('http_reqs', 1),
+    sample('http_req_duration', t.sending + t.waiting + t.receiving),
+    sample('http_req_blocked', t.blocked),
+    sample('http_req_connecting', t.connecting),
+    sample('http_req_tls_handshaking', t.tls_handshaking),
+    sample('http_req_sending', t.sending),
+    sample('http_req_waiting', t.waiting),
+    sample('http_req_receiving', t.receiving),
+  ];
+  if (facts.expected !== undefined) samples.push(sample('http_req_failed', facts.expected ? 0 : 1));
+  return samples;
+}

@@ -1,0 +1,141 @@
+// Request bodies as k6 encodes them (k6-compat.md §4.2): strings as UTF-8, ArrayBuffers as raw bytes, plain objects
+// as application/x-www-form-urlencoded, objects holding http.file() values as multipart/form-data. Runs in the VU's
+// own thread and always yields a fresh ArrayBuffer, which is then transferred (not copied) to the I/O worker.
+import { randomBytes } from 'node:crypto';
+
+/** What http.file() returns (k6's FileData). */
+export class FileData {
+  constructor(
+    readonly data: string | ArrayBuffer,
+    readonly filename: string,
+    readonly content_type: string,
+  ) {}
+}
+
+export function file(data: unknown, filename?: unknown, contentType?: unknown): FileData {
+  if (typeof data !== 'string' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) {
+    throw new TypeError('http.file: data must be a string or an ArrayBuffer');
+  }
+  const bytes = ArrayBuffer.isView(data) ? copyBytes(data) : data;
+  const name =
+    filename === undefined || filename === null || filename === '' ? `${Date.now()}` : String(filename);
+  const type = contentType ? String(contentType) : 'application/octet-stream';
+  return new FileData(bytes, name, type);
+}
+
+export interface EncodedBody {
+  bytes: ArrayBuffer | null;
+  /** Content-Type k6 sets for structured bodies (not for strings or raw bytes). */
+  contentType?: string;
+  /** The body as text for res.request.body: strings and forms ("" for bytes and multipart, not decoded again). */
+  text: string;
+}
+
+const encoder = new TextEncoder();
+
+function copyBytes(view: ArrayBufferView): ArrayBuffer {
+  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice().buffer;
+}
+
+/** Go's url.QueryEscape: only A-Z a-z 0-9 - _ . ~ stay as they are; space becomes "+". */
+export function queryEscape(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/** Form values: arrays repeat the key, null/undefined are empty, nested objects are empty with a warning. */
+function formValues(key: string, value: unknown, warn: (message: string) => void): string[] {
+  if (value === null || value === undefined) return [''];
+  if (Array.isArray(value)) return value.flatMap((v) => formValues(key, v, warn));
+  if (typeof value === 'object') {
+    warn(`request body field "${key}" is a nested object; it is sent as an empty value`);
+    return [''];
+  }
+  return [String(value)];
+}
+
+export function encodeForm(body: Record<string, unknown>, warn: (message: string) => void): string {
+  const parts: string[] = [];
+  // k6 encodes with Go's url.Values.Encode, which sorts the keys.
+  for (const key of Object.keys(body).sort()) {
+    for (const value of formValues(key, body[key], warn))
+      parts.push(`${queryEscape(key)}=${queryEscape(value)}`);
+  }
+  return parts.join('&');
+}
+
+function escapeQuotes(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+export function encodeMultipart(
+  body: Record<string, unknown>,
+  boundary: string,
+  warn: (message: string) => void,
+): ArrayBuffer {
+  const chunks: Uint8Array[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      let head = `--${boundary}\r\n`;
+      let content: Uint8Array;
+      if (item instanceof FileData) {
+        head += `Content-Disposition: form-data; name="${escapeQuotes(key)}"; filename="${escapeQuotes(item.filename)}"\r\n`;
+        head += `Content-Type: ${item.content_type}\r\n\r\n`;
+        content = typeof item.data === 'string' ? encoder.encode(item.data) : new Uint8Array(item.data);
+      } else {
+        head += `Content-Disposition: form-data; name="${escapeQuotes(key)}"\r\n\r\n`;
+        content = encoder.encode(formValues(key, item, warn)[0]);
+      }
+      chunks.push(encoder.encode(head), content, encoder.encode('\r\n'));
+    }
+  }
+  chunks.push(encoder.encode(`--${boundary}--\r\n`));
+  const total = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
+}
+
+function hasFile(body: Record<string, unknown>): boolean {
+  return Object.values(body).some(
+    (v) => v instanceof FileData || (Array.isArray(v) && v.some((x) => x instanceof FileData)),
+  );
+}
+
+/** Encodes a k6 request body; `boundary` is injectable for tests. */
+export function encodeBody(
+  body: unknown,
+  warn: (message: string) => void,
+  boundary: () => string = () => randomBytes(30).toString('hex'),
+): EncodedBody {
+  if (body === null || body === undefined) return { bytes: null, text: '' };
+  if (typeof body === 'string') return { bytes: encoder.encode(body).buffer as ArrayBuffer, text: body };
+  // Copied, never transferred as is: the script may send the same buffer again.
+  if (body instanceof ArrayBuffer) return { bytes: body.slice(0), text: '' };
+  if (ArrayBuffer.isView(body)) return { bytes: copyBytes(body), text: '' };
+  if (typeof body === 'object') {
+    const fields = body as Record<string, unknown>;
+    if (hasFile(fields)) {
+      const b = boundary();
+      return {
+        bytes: encodeMultipart(fields, b, warn),
+        contentType: `multipart/form-data; boundary=${b}`,
+        text: '',
+      };
+    }
+    const text = encodeForm(fields, warn);
+    return {
+      bytes: encoder.encode(text).buffer as ArrayBuffer,
+      contentType: 'application/x-www-form-urlencoded',
+      text,
+    };
+  }
+  const text = String(body);
+  return { bytes: encoder.encode(text).buffer as ArrayBuffer, text };
+}

@@ -1,0 +1,293 @@
+// One k6 request from the VU's side, across its redirect hops: builds each hop's wire request (headers, cookies,
+// body), and for each reply emits the hop's samples, stores its cookies, follows redirects, and finally builds the
+// Response. Transport-agnostic: sync calls, batch and asyncRequest all drive it the same way.
+import type { ModuleHost } from '../modules/module-host';
+import type { CookieJar } from './cookie-jar';
+import { responseCookies } from './cookie-jar';
+import { K6_ERROR } from './error-codes';
+import type { ExpectedStatuses } from './expected-statuses';
+import { exchangeSamples, type TagContext } from './http-samples';
+import type { OutgoingRequest } from './io-channel';
+import type { EncodedBody } from './request-body';
+import type { NormalisedParams } from './request-params';
+import { maskCredentials, type RequestTarget } from './request-url';
+import { canonicalHeaderName, canonicalHeaders, type RequestInfo, Response } from './response';
+import {
+  bytesToText,
+  DecompressionError,
+  decompress,
+  isDecodedEncoding,
+  joinChunks,
+  toArrayBuffer,
+} from './response-body';
+import type { ReplyMessage } from './wire';
+
+/** What a flow needs from its VU (one per VU realm, see vu-http.ts). */
+export interface FlowContext {
+  host: ModuleHost;
+  /** The module-level callback (http.setResponseCallback); null disables http_req_failed. */
+  defaultCallback(): ExpectedStatuses | null;
+  vuJar: CookieJar;
+  systemTags: ReadonlySet<string>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Thrown to the script for a failed request when `throw` is on. */
+export class RequestFailedError extends Error {
+  override name = 'RequestFailedError';
+}
+
+function hasHeader(headers: ReadonlyArray<[string, string]>, name: string): boolean {
+  const lower = name.toLowerCase();
+  return headers.some(([n]) => n.toLowerCase() === lower);
+}
+
+function withoutHeader(headers: Array<[string, string]>, name: string): Array<[string, string]> {
+  const lower = name.toLowerCase();
+  return headers.filter(([n]) => n.toLowerCase() !== lower);
+}
+
+export class RequestFlow {
+  private method: string;
+  private url: URL;
+  private tagUrl: string;
+  private tagName: string;
+  private body: ArrayBuffer | null;
+  private headers: Array<[string, string]>;
+  private hops = 0;
+  private readonly deadline: number;
+  private readonly jar: CookieJar;
+  private readonly tagContext: TagContext;
+  /** The body as k6 shows it in res.request.body ("" for binary and multipart bodies: not decoded again). */
+  private readonly bodyText: string;
+
+  constructor(
+    private readonly ctx: FlowContext,
+    method: string,
+    target: RequestTarget,
+    encoded: EncodedBody,
+    private readonly params: NormalisedParams,
+    jar: CookieJar | undefined,
+  ) {
+    this.bodyText = encoded.text;
+    this.method = method;
+    this.url = target.url;
+    this.tagUrl = target.tagUrl;
+    this.tagName = target.tagName;
+    this.body = encoded.bytes;
+    this.jar = jar ?? ctx.vuJar;
+    this.deadline = performance.now() + params.timeoutMs;
+    const host = ctx.host;
+    this.tagContext = {
+      vuTags: host.tags(),
+      userTags: params.tags,
+      systemTags: ctx.systemTags,
+      metadata: host.metadata(),
+    };
+    let headers = params.headers.slice();
+    if (hasHeader(headers, 'content-length')) {
+      // undici computes Content-Length from the body; a user value could only disagree with it.
+      headers = withoutHeader(headers, 'content-length');
+    }
+    const userAgent = host.httpOptions.userAgent;
+    if (userAgent && !hasHeader(headers, 'user-agent')) headers.push(['User-Agent', userAgent]);
+    if (encoded.contentType && !hasHeader(headers, 'content-type'))
+      headers.push(['Content-Type', encoded.contentType]);
+    if (target.basicAuth && !hasHeader(headers, 'authorization'))
+      headers.push(['Authorization', target.basicAuth]);
+    this.headers = headers;
+  }
+
+  /** host:port of the current hop (batchPerHost). */
+  targetHost(): string {
+    return this.url.host;
+  }
+
+  /** The wire request of the current hop. */
+  next(): OutgoingRequest {
+    const flat: string[] = [];
+    for (const [name, value] of this.headers) flat.push(name, value);
+    const cookie = this.cookieHeader();
+    if (cookie) flat.push('Cookie', cookie);
+    const request: OutgoingRequest = {
+      method: this.method,
+      url: this.url.href,
+      headers: flat,
+      body: this.body,
+      timeoutMs: Math.max(1, this.deadline - performance.now()),
+      discardBody: this.params.responseType === 'none',
+    };
+    if (this.ctx.host.httpOptions.httpDebug) this.debugRequest(request);
+    return request;
+  }
+
+  /** Settles one hop: returns the final Response, or undefined when a redirect hop follows (call next() again). */
+  settle(reply: ReplyMessage): Response | undefined {
+    const host = this.ctx.host;
+    host.countData(reply.sentBytes, reply.receivedBytes);
+    const callback =
+      this.params.responseCallback === undefined ? this.ctx.defaultCallback() : this.params.responseCallback;
+    const expected = callback ? callback.matches(reply.status) : undefined;
+    host.emit(
+      exchangeSamples(
+        {
+          method: this.method,
+          tagUrl: this.tagUrl,
+          tagName: this.tagName,
+          status: reply.status,
+          proto: reply.proto,
+          tlsVersion: reply.tlsVersion,
+          error: reply.error,
+          timings: reply.timings,
+          endTime: reply.endTime,
+          expected,
+        },
+        this.tagContext,
+      ),
+    );
+    if (host.httpOptions.httpDebug) this.debugResponse(reply);
+    const setCookies: string[] = [];
+    let location: string | undefined;
+    let contentEncoding: string | undefined;
+    for (let i = 0; i + 1 < reply.headers.length; i += 2) {
+      const name = reply.headers[i].toLowerCase();
+      if (name === 'set-cookie') setCookies.push(reply.headers[i + 1]);
+      else if (name === 'location') location = reply.headers[i + 1];
+      else if (name === 'content-encoding') contentEncoding = reply.headers[i + 1];
+    }
+    this.jar.storeFrom(setCookies, this.url.href);
+    if (!reply.error && REDIRECT_STATUSES.has(reply.status) && location !== undefined) {
+      if (this.hops < this.params.maxRedirects) {
+        if (this.redirect(reply, location)) return undefined;
+      } else if (!this.params.redirectsExplicit && this.params.maxRedirects > 0) {
+        host.log(
+          'warn',
+          `Stopped after ${this.hops} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`,
+          { url: this.tagUrl },
+        );
+      }
+    }
+    return this.response(reply, setCookies, contentEncoding);
+  }
+
+  /** Moves to the Location of a 3xx reply; false when the Location is not a usable URL. */
+  private redirect(reply: ReplyMessage, location: string): boolean {
+    let next: URL;
+    try {
+      next = new URL(location, this.url);
+    } catch {
+      return false;
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') return false;
+    this.hops++;
+    // Go's client: 301/302/303 turn anything but GET/HEAD into a bodiless GET; 307/308 resend method and body.
+    if (reply.status === 307 || reply.status === 308) {
+      this.body = reply.requestBody ?? this.body;
+    } else {
+      if (this.method !== 'GET' && this.method !== 'HEAD') this.method = 'GET';
+      this.body = null;
+      this.headers = withoutHeader(withoutHeader(this.headers, 'content-type'), 'content-encoding');
+    }
+    if (next.host !== this.url.host) {
+      // Credentials never follow a redirect to another host.
+      this.headers = withoutHeader(withoutHeader(this.headers, 'authorization'), 'cookie');
+    }
+    this.url = next;
+    this.tagUrl = maskCredentials(next.href);
+    if (this.params.tags.name === undefined) this.tagName = this.tagUrl;
+    return true;
+  }
+
+  private response(reply: ReplyMessage, setCookies: string[], contentEncoding: string | undefined): Response {
+    let error = reply.error?.message ?? '';
+    let errorCode = reply.error?.code ?? 0;
+    let body: string | ArrayBuffer | null = null;
+    const nullBody = reply.status < 200 || reply.status === 204 || reply.status === 304;
+    if (!reply.error && this.params.responseType !== 'none' && !nullBody) {
+      try {
+        let bytes = joinChunks(reply.body);
+        if (contentEncoding && isDecodedEncoding(contentEncoding)) bytes = decompress(bytes, contentEncoding);
+        body = this.params.responseType === 'binary' ? toArrayBuffer(bytes) : bytesToText(bytes);
+      } catch (err) {
+        if (!(err instanceof DecompressionError)) throw err;
+        error = err.message;
+        errorCode = K6_ERROR.decompression;
+      }
+    }
+    const response = new Response({
+      status: reply.status,
+      statusText: reply.status ? `${reply.status} ${reply.statusText}` : '',
+      url: this.url.href,
+      proto: reply.proto,
+      headers: canonicalHeaders(reply.headers),
+      cookies: responseCookies(setCookies, this.url),
+      body,
+      timings: {
+        ...reply.timings,
+        looking_up: 0,
+        duration: reply.timings.sending + reply.timings.waiting + reply.timings.receiving,
+      },
+      remoteIp: reply.remoteIp,
+      remotePort: reply.remotePort,
+      tlsVersion: reply.tlsVersion,
+      tlsCipherSuite: reply.tlsCipherSuite,
+      error,
+      errorCode,
+      request: this.requestInfo(),
+    });
+    if (error) {
+      this.ctx.host.log('warn', 'Request Failed', { error });
+      if (this.params.throw) throw new RequestFailedError(error);
+    }
+    return response;
+  }
+
+  private cookieHeader(): string {
+    const href = this.url.href;
+    const own = this.params.cookies;
+    const pairs: string[] = [];
+    for (const [name, value] of this.jar.cookiePairs(href)) {
+      if (!own.some((c) => c.name === name && c.replace)) pairs.push(`${name}=${value}`);
+    }
+    for (const c of own) pairs.push(`${c.name}=${c.value}`);
+    return pairs.join('; ');
+  }
+
+  private requestInfo(): RequestInfo {
+    const headers: Record<string, string[]> = {};
+    for (const [name, value] of this.headers) {
+      const key = canonicalHeaderName(name);
+      headers[key] = [...(headers[key] ?? []), value];
+    }
+    const cookies: RequestInfo['cookies'] = {};
+    for (const [name, value] of this.jar.cookiePairs(this.url.href)) {
+      cookies[name] = [...(cookies[name] ?? []), { name, value, replace: false }];
+    }
+    for (const c of this.params.cookies) cookies[c.name] = [...(cookies[c.name] ?? []), { ...c }];
+    return { method: this.method, url: this.url.href, headers, body: this.bodyText, cookies };
+  }
+
+  private debugRequest(request: OutgoingRequest): void {
+    let dump = `Request:\n${request.method} ${this.url.pathname}${this.url.search} HTTP/1.1\nHost: ${this.url.host}\n`;
+    for (let i = 0; i + 1 < request.headers.length; i += 2) {
+      dump += `${request.headers[i]}: ${request.headers[i + 1]}\n`;
+    }
+    if (this.ctx.host.httpOptions.httpDebug === 'full' && this.bodyText) dump += `\n${this.bodyText}\n`;
+    this.ctx.host.log('info', dump, { source: 'http-debug' });
+  }
+
+  private debugResponse(reply: ReplyMessage): void {
+    if (reply.error) {
+      this.ctx.host.log('info', `Response:\nerror: ${reply.error.message}\n`, { source: 'http-debug' });
+      return;
+    }
+    let dump = `Response:\n${reply.proto} ${reply.status} ${reply.statusText}\n`;
+    for (let i = 0; i + 1 < reply.headers.length; i += 2)
+      dump += `${reply.headers[i]}: ${reply.headers[i + 1]}\n`;
+    if (this.ctx.host.httpOptions.httpDebug === 'full' && reply.body.length > 0) {
+      dump += `\n${bytesToText(joinChunks(reply.body))}\n`;
+    }
+    this.ctx.host.log('info', dump, { source: 'http-debug' });
+  }
+}

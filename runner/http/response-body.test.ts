@@ -1,0 +1,33 @@
+import * as zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { bytesToText, compress, DecompressionError, decompress, joinChunks } from './response-body';
+
+const enc = new TextEncoder();
+
+describe('response bodies', () => {
+  it('joins chunks in order', () => {
+    const a = enc.encode('ab').buffer as ArrayBuffer;
+    const b = enc.encode('cd').buffer as ArrayBuffer;
+    expect(bytesToText(joinChunks([a, b]))).toBe('abcd');
+    expect(joinChunks([]).byteLength).toBe(0);
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('round-trips %s and undoes stacked encodings right to left', (alg) => {
+    const data = enc.encode('hello '.repeat(100));
+    expect(bytesToText(decompress(compress(data, [alg]), alg))).toBe('hello '.repeat(100));
+    expect(bytesToText(decompress(compress(data, ['gzip', alg]), `gzip, ${alg}`))).toBe('hello '.repeat(100));
+  });
+
+  it('accepts raw deflate too', () => {
+    const raw = zlib.deflateRawSync(enc.encode('x'));
+    expect(bytesToText(decompress(raw, 'deflate'))).toBe('x');
+  });
+
+  it('a corrupt body is a DecompressionError (k6 code 1701)', () => {
+    expect(() => decompress(enc.encode('not gzip'), 'gzip')).toThrow(DecompressionError);
+  });
+
+  it('unknown encodings are passed through', () => {
+    expect(bytesToText(decompress(enc.encode('x'), 'compress'))).toBe('x');
+  });
+});

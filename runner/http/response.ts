@@ -1,0 +1,161 @@
+// The Response object scripts receive (k6-compat.md §4.4): k6's field names, canonical header names, body per
+// responseType, timings, error/error_code, and json(selector) over a GJSON subset.
+import { statusErrorCode } from './error-codes';
+import { get } from './gjson';
+
+/** Go's textproto.CanonicalMIMEHeaderKey: "content-type" -> "Content-Type"; names with odd characters stay as is. */
+export function canonicalHeaderName(name: string): string {
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return name;
+  let out = '';
+  let upper = true;
+  for (const c of name) {
+    out += upper ? c.toUpperCase() : c.toLowerCase();
+    upper = c === '-';
+  }
+  return out;
+}
+
+/** Flat [name, value, ...] -> { Canonical-Name: "v1, v2" } (k6 joins repeated headers with ", "). */
+export function canonicalHeaders(flat: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = canonicalHeaderName(flat[i]);
+    const prev = headers[name];
+    headers[name] = prev === undefined ? flat[i + 1] : `${prev}, ${flat[i + 1]}`;
+  }
+  return headers;
+}
+
+export interface ResponseTimings {
+  blocked: number;
+  looking_up: number;
+  connecting: number;
+  tls_handshaking: number;
+  sending: number;
+  waiting: number;
+  receiving: number;
+  duration: number;
+}
+
+export interface ResponseCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  httpOnly: boolean;
+  secure: boolean;
+  maxAge: number;
+  expires: number;
+}
+
+export interface RequestInfo {
+  method: string;
+  url: string;
+  headers: Record<string, string[]>;
+  body: string;
+  cookies: Record<string, Array<{ name: string; value: string; replace: boolean }>>;
+}
+
+export interface ResponseInit {
+  status: number;
+  statusText: string;
+  url: string;
+  proto: string;
+  headers: Record<string, string>;
+  cookies: Record<string, ResponseCookie[]>;
+  body: string | ArrayBuffer | null;
+  timings: ResponseTimings;
+  remoteIp: string;
+  remotePort: number;
+  tlsVersion: string;
+  tlsCipherSuite: string;
+  error: string;
+  errorCode: number;
+  request: RequestInfo;
+}
+
+const NULL_BODY_MESSAGE =
+  "the body is null so we can't transform it to JSON - this likely was because of a request error getting the response";
+
+export class Response {
+  status: number;
+  status_text: string;
+  url: string;
+  proto: string;
+  headers: Record<string, string>;
+  cookies: Record<string, ResponseCookie[]>;
+  body: string | ArrayBuffer | null;
+  timings: ResponseTimings;
+  remote_ip: string;
+  remote_port: number;
+  tls_version: string;
+  tls_cipher_suite: string;
+  ocsp: {
+    status: string;
+    produced_at: number;
+    this_update: number;
+    next_update: number;
+    revocation_reason: string;
+    revoked_at: number;
+  };
+  error: string;
+  error_code: number;
+  request: RequestInfo;
+  #parsed: { body: unknown; value: unknown } | undefined;
+
+  constructor(init: ResponseInit) {
+    this.status = init.status;
+    this.status_text = init.statusText;
+    this.url = init.url;
+    this.proto = init.proto;
+    this.headers = init.headers;
+    this.cookies = init.cookies;
+    this.body = init.body;
+    this.timings = init.timings;
+    this.remote_ip = init.remoteIp;
+    this.remote_port = init.remotePort;
+    this.tls_version = init.tlsVersion;
+    this.tls_cipher_suite = init.tlsCipherSuite;
+    this.ocsp = {
+      status: 'unknown',
+      produced_at: 0,
+      this_update: 0,
+      next_update: 0,
+      revocation_reason: '',
+      revoked_at: 0,
+    };
+    this.error = init.error;
+    this.error_code = init.errorCode || statusErrorCode(init.status);
+    this.request = init.request;
+  }
+
+  /** Parses the body as JSON (cached per body); with a selector, returns the GJSON path's value or undefined. */
+  json(selector?: string): unknown {
+    const body = this.body;
+    if (body === null || body === undefined) throw new Error(NULL_BODY_MESSAGE);
+    if (this.#parsed === undefined || this.#parsed.body !== body) {
+      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        throw new Error(`cannot parse the response body as JSON: ${(err as Error).message}`);
+      }
+      this.#parsed = { body, value };
+    }
+    if (selector === undefined || selector === null || selector === '') return this.#parsed.value;
+    return get(this.#parsed.value, String(selector));
+  }
+
+  html(): never {
+    throw new Error("res.html() is not supported by bench's runner (no k6/html); parse res.body yourself");
+  }
+
+  submitForm(): never {
+    throw new Error("res.submitForm() is not supported by bench's runner (no k6/html)");
+  }
+
+  clickLink(): never {
+    throw new Error("res.clickLink() is not supported by bench's runner (no k6/html)");
+  }
+}

@@ -1,0 +1,73 @@
+// Connection-level facts undici does not hand to a dispatch handler: when each socket's TCP connect and TLS handshake
+// started and ended, and which socket a request was written to. Runs in the HTTP I/O worker only.
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { buildConnector } from 'undici';
+
+/** Per-socket connection timings (performance.now() milliseconds). */
+export interface SocketFacts {
+  connectStart: number;
+  /** TCP connected. */
+  tcpEnd: number;
+  /** Ready for requests: TCP connected (plain) or TLS handshake done. */
+  readyEnd: number;
+  tls: boolean;
+  /** Becomes true once a request has been attributed the connect/TLS phases (later requests reuse it: 0 ms). */
+  claimed: boolean;
+}
+
+const facts = new WeakMap<Socket, SocketFacts>();
+
+export function socketFacts(socket: Socket): SocketFacts | undefined {
+  return facts.get(socket);
+}
+
+/** Wraps undici's own connector so each new socket records its connect and TLS phases. */
+export function timedConnector(options: buildConnector.BuildOptions): buildConnector.connector {
+  const base = buildConnector(options);
+  return (opts, callback) => {
+    const record: SocketFacts = {
+      connectStart: performance.now(),
+      tcpEnd: 0,
+      readyEnd: 0,
+      tls: opts.protocol === 'https:',
+      claimed: false,
+    };
+    // undici's connector returns the socket it creates, although its type says void.
+    const socket = base(opts, (err, sock) => {
+      record.readyEnd = performance.now();
+      if (record.tcpEnd === 0) record.tcpEnd = record.readyEnd;
+      if (err) callback(err, null);
+      else callback(null, sock as NonNullable<typeof sock>);
+    }) as unknown as Socket;
+    // A TLSSocket created by tls.connect emits 'connect' when TCP is up, then 'secureConnect' after the handshake.
+    socket.once('connect', () => {
+      record.tcpEnd = performance.now();
+    });
+    facts.set(socket, record);
+    return socket;
+  };
+}
+
+/** Receives the socket a request is being written to. */
+export interface SocketListener {
+  onSocket(socket: Socket, headerBytes: number): void;
+}
+
+// undici calls handler.onConnect(abort) and, synchronously in the same function, publishes `sendHeaders` with the
+// socket: the handler registers itself in onConnect and this subscriber hands it the socket.
+let awaitingSocket: SocketListener | undefined;
+let subscribed = false;
+
+export function expectSocketFor(listener: SocketListener): void {
+  if (!subscribed) {
+    subscribed = true;
+    subscribe('undici:client:sendHeaders', (message) => {
+      const { socket, headers } = message as { socket: Socket; headers: string };
+      const listener = awaitingSocket;
+      awaitingSocket = undefined;
+      listener?.onSocket(socket, headers.length);
+    });
+  }
+  awaitingSocket = listener;
+}

@@ -1,0 +1,118 @@
+// One VU's side of the HTTP I/O worker: its own undici keep-alive pool (k6 never shares connections between VUs),
+// the requests in flight on it, and the replies posted back (waking the VU when it blocks on them).
+import type { MessagePort } from 'node:worker_threads';
+import { Agent } from 'undici';
+import { SIGNAL_WAKE } from '../modules/module-host';
+import { Exchange } from './exchange';
+import { timedConnector } from './socket-timings';
+import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
+
+/** Idle keep-alive connections live this long (Go's http.Transport default idle timeout is 90 s). */
+const KEEP_ALIVE_MS = 90_000;
+
+export class VuConnection {
+  private signal: Int32Array | undefined;
+  private agent: Agent | undefined;
+  private noConnectionReuse = false;
+  private insecure = false;
+  private readonly inFlight = new Map<number, Exchange>();
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (message: VuToIoMessage) => this.handle(message));
+  }
+
+  private handle(message: VuToIoMessage): void {
+    switch (message.t) {
+      case 'req':
+        this.start(message);
+        return;
+      case 'cancel':
+        this.inFlight.get(message.id)?.cancel();
+        this.inFlight.delete(message.id);
+        return;
+      case 'attach':
+        this.attach(message);
+        return;
+      case 'closeIdle':
+        this.closeIdle();
+        return;
+    }
+  }
+
+  private attach(message: AttachMessage): void {
+    this.signal = message.signal;
+    this.noConnectionReuse = message.noConnectionReuse;
+    if (this.agent && this.insecure !== message.insecureSkipTLSVerify) this.closeIdle();
+    this.insecure = message.insecureSkipTLSVerify;
+  }
+
+  private pool(): Agent {
+    if (!this.agent) {
+      this.agent = new Agent({
+        connect: timedConnector({ rejectUnauthorized: !this.insecure }),
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
+        // k6 has one whole-request timeout (params.timeout), enforced by Exchange; undici's own are turned off.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        pipelining: 1,
+      });
+    }
+    return this.agent;
+  }
+
+  private start(request: RequestMessage): void {
+    const exchange = new Exchange(request, (reply) => this.reply(request, reply));
+    this.inFlight.set(request.id, exchange);
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch (err) {
+      exchange.onError(err as Error);
+      return;
+    }
+    try {
+      this.pool().dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: request.method,
+          headers: request.headers,
+          body: request.body ? Buffer.from(request.body) : null,
+          reset: this.noConnectionReuse,
+        },
+        exchange,
+      );
+    } catch (err) {
+      exchange.onError(err as Error);
+    }
+  }
+
+  private reply(request: RequestMessage, reply: ReplyMessage): void {
+    if (!this.inFlight.delete(request.id)) return;
+    const transfer = reply.body.slice();
+    if (request.body && (reply.status === 307 || reply.status === 308)) {
+      reply.requestBody = request.body;
+      transfer.push(request.body);
+    }
+    this.port.postMessage(reply, transfer);
+    if (request.wake && this.signal) {
+      Atomics.store(this.signal, SIGNAL_WAKE, 1);
+      Atomics.notify(this.signal, SIGNAL_WAKE);
+    }
+  }
+
+  private closeIdle(): void {
+    const agent = this.agent;
+    this.agent = undefined;
+    // close() lets in-flight requests finish and then drops the sockets; new requests get a fresh pool.
+    agent?.close().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    for (const exchange of this.inFlight.values()) exchange.cancel();
+    this.inFlight.clear();
+    this.port.close();
+    await this.agent?.destroy().catch(() => {});
+  }
+}

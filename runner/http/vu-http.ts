@@ -1,0 +1,253 @@
+// The k6/http state of one VU realm (its jar, its response callback, its channel to the I/O worker) and the three
+// ways a script sends requests: blocking (get/post/.../request), batch, and asyncRequest.
+import type { ModuleHost } from '../modules/module-host';
+import { CookieJar } from './cookie-jar';
+import { K6_ERROR } from './error-codes';
+import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
+import { IoChannel } from './io-channel';
+import { encodeBody } from './request-body';
+import { type FlowContext, RequestFlow } from './request-flow';
+import { normaliseParams, RequestParamsError } from './request-params';
+import { HttpURL, InvalidUrlError, resolveTarget } from './request-url';
+import { Response } from './response';
+import { compress } from './response-body';
+
+/** One entry of http.batch, normalised. */
+export interface BatchItem {
+  method: string;
+  url: unknown;
+  body: unknown;
+  params: unknown;
+}
+
+/** A batch entry in any of k6's forms -> BatchItem (k6-compat.md §4.1). */
+export function batchItem(entry: unknown, key: string): BatchItem {
+  if (typeof entry === 'string' || entry instanceof HttpURL) {
+    return { method: 'GET', url: entry, body: null, params: null };
+  }
+  if (Array.isArray(entry)) {
+    if (entry.length < 2)
+      throw new TypeError(`batch request ${key}: an array entry needs at least [method, url]`);
+    return { method: String(entry[0]), url: entry[1], body: entry[2] ?? null, params: entry[3] ?? null };
+  }
+  if (entry && typeof entry === 'object') {
+    const o = entry as Record<string, unknown>;
+    if (o.url === undefined) throw new TypeError(`batch request ${key}: an object entry needs a url`);
+    const method = o.method === undefined || o.method === null ? 'GET' : String(o.method).toUpperCase();
+    const body = method === 'GET' || method === 'HEAD' ? null : (o.body ?? null);
+    return { method, url: o.url, body, params: o.params ?? null };
+  }
+  throw new TypeError(
+    `batch request ${key}: expected a URL string, an array or an object, got ${typeof entry}`,
+  );
+}
+
+export class VuHttp implements FlowContext {
+  readonly vuJar = new CookieJar();
+  readonly systemTags: ReadonlySet<string>;
+  private callback: ExpectedStatuses | null = DEFAULT_EXPECTED;
+  private channel: IoChannel | undefined;
+
+  constructor(readonly host: ModuleHost) {
+    const options = host.httpOptions;
+    this.systemTags = new Set(options.systemTags);
+    host.onIterationStart(() => {
+      if (!options.noCookiesReset) this.vuJar.reset();
+    });
+    host.onIterationEnd(() => {
+      // Only an interrupted iteration ends with async requests in flight: nobody will read their replies.
+      this.channel?.cancelAll();
+      if (options.noVUConnectionReuse) this.channel?.closeIdleConnections();
+    });
+  }
+
+  defaultCallback(): ExpectedStatuses | null {
+    return this.callback;
+  }
+
+  setResponseCallback(callback: unknown): void {
+    this.callback = toResponseCallback(callback, 'setResponseCallback');
+  }
+
+  /** get/post/put/.../request: blocks this VU until the response (all redirect hops) is there. */
+  request(method: string, url: unknown, body: unknown, params: unknown): Response {
+    if (this.host.inInitContext())
+      throw new Error('Making http requests in the init context is not supported');
+    const flow = this.prepare(method, url, body, params);
+    if (flow instanceof Response) return flow;
+    const channel = this.io();
+    for (;;) {
+      const id = channel.sendBlocking(flow.next());
+      const [reply] = channel.waitAny([id]);
+      const response = flow.settle(reply);
+      if (response) return response;
+    }
+  }
+
+  asyncRequest(method: string, url: unknown, body: unknown, params: unknown): Promise<Response> {
+    if (this.host.inInitContext()) {
+      return Promise.reject(new Error('Making http requests in the init context is not supported'));
+    }
+    let flow: RequestFlow | Response;
+    try {
+      flow = this.prepare(method, url, body, params);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (flow instanceof Response) return Promise.resolve(flow);
+    const channel = this.io();
+    const ready = flow;
+    const run = async (): Promise<Response> => {
+      for (;;) {
+        const reply = await channel.sendAsync(ready.next()).reply;
+        const response = ready.settle(reply);
+        if (response) return response;
+      }
+    };
+    return this.host.track(run());
+  }
+
+  /** http.batch: all requests in parallel within the `batch` and `batchPerHost` limits; same shape out as in. */
+  batch(requests: unknown): Response[] | Record<string, Response> {
+    if (this.host.inInitContext()) throw new Error('Using batch in the init context is not supported');
+    if (!requests || typeof requests !== 'object') {
+      throw new TypeError('http.batch: expected an array or an object of requests');
+    }
+    const keys = Array.isArray(requests) ? requests.map((_, i) => String(i)) : Object.keys(requests);
+    const entries = keys.map((key) => batchItem((requests as Record<string, unknown>)[key], key));
+    const results: Response[] = new Array(entries.length);
+    const flows: Array<RequestFlow | undefined> = entries.map((item, i) => {
+      const prepared = this.prepare(item.method, item.url, item.body, item.params);
+      if (prepared instanceof Response) {
+        results[i] = prepared;
+        return undefined;
+      }
+      return prepared;
+    });
+    this.runBatch(flows, results);
+    if (Array.isArray(requests)) return results;
+    const byKey: Record<string, Response> = {};
+    keys.forEach((key, i) => {
+      byKey[key] = results[i];
+    });
+    return byKey;
+  }
+
+  private runBatch(flows: Array<RequestFlow | undefined>, results: Response[]): void {
+    const { batch, batchPerHost } = this.host.httpOptions;
+    const limit = batch > 0 ? batch : Number.POSITIVE_INFINITY;
+    const perHostLimit = batchPerHost > 0 ? batchPerHost : Number.POSITIVE_INFINITY;
+    const queue: number[] = [];
+    flows.forEach((flow, i) => {
+      if (flow) queue.push(i);
+    });
+    if (queue.length === 0) return;
+    const channel = this.io();
+    const inFlight = new Map<number, { index: number; host: string }>();
+    const perHost = new Map<string, number>();
+    try {
+      while (queue.length > 0 || inFlight.size > 0) {
+        for (let q = 0; q < queue.length && inFlight.size < limit; ) {
+          const index = queue[q];
+          const flow = flows[index] as RequestFlow;
+          const host = flow.targetHost();
+          if ((perHost.get(host) ?? 0) >= perHostLimit) {
+            q++;
+            continue;
+          }
+          queue.splice(q, 1);
+          perHost.set(host, (perHost.get(host) ?? 0) + 1);
+          inFlight.set(channel.sendBlocking(flow.next()), { index, host });
+        }
+        for (const reply of channel.waitAny(inFlight.keys())) {
+          const slot = inFlight.get(reply.id) as { index: number; host: string };
+          inFlight.delete(reply.id);
+          perHost.set(slot.host, (perHost.get(slot.host) ?? 1) - 1);
+          const response = (flows[slot.index] as RequestFlow).settle(reply);
+          if (response) results[slot.index] = response;
+          else queue.unshift(slot.index);
+        }
+      }
+    } catch (err) {
+      for (const id of inFlight.keys()) channel.cancel(id);
+      throw err;
+    }
+  }
+
+  /** Checks and encodes a request; a problem found before sending becomes a status-0 Response (or a throw). */
+  private prepare(method: string, url: unknown, body: unknown, params: unknown): RequestFlow | Response {
+    const options = this.host.httpOptions;
+    const throwing = (params as { throw?: unknown } | null | undefined)?.throw ?? options.throw;
+    try {
+      const normalised = normaliseParams(params, options);
+      const target = resolveTarget(url);
+      const warn = (message: string) => this.host.log('warn', message);
+      const encoded = encodeBody(body, warn);
+      if (normalised.compression.length > 0 && encoded.bytes) {
+        encoded.bytes = compress(new Uint8Array(encoded.bytes), normalised.compression).slice().buffer;
+        if (!normalised.headers.some(([n]) => n.toLowerCase() === 'content-encoding')) {
+          normalised.headers.push(['Content-Encoding', normalised.compression.join(', ')]);
+        }
+      }
+      let jar: CookieJar | undefined;
+      if (normalised.jar !== undefined && normalised.jar !== null) {
+        if (!(normalised.jar instanceof CookieJar)) {
+          throw new RequestParamsError(
+            'params.jar must be a CookieJar (http.cookieJar() or new http.CookieJar())',
+          );
+        }
+        jar = normalised.jar;
+      }
+      return new RequestFlow(this, method, target, encoded, normalised, jar);
+    } catch (err) {
+      if (!(err instanceof RequestParamsError) && !(err instanceof InvalidUrlError)) throw err;
+      const code = err instanceof InvalidUrlError ? K6_ERROR.invalidUrl : K6_ERROR.generic;
+      this.host.log('warn', 'Request Failed', { error: err.message });
+      if (throwing === true) throw err;
+      return failedResponse(method, String(url), err.message, code);
+    }
+  }
+
+  private io(): IoChannel {
+    if (this.channel) return this.channel;
+    const port = this.host.httpPort;
+    if (!port) throw new Error('k6/http requests cannot be made here: this realm has no HTTP I/O channel');
+    const options = this.host.httpOptions;
+    this.channel = new IoChannel(
+      port,
+      this.host.signal,
+      { insecureSkipTLSVerify: options.insecureSkipTLSVerify, noConnectionReuse: options.noConnectionReuse },
+      () => this.host.throwIfInterrupted(),
+    );
+    return this.channel;
+  }
+}
+
+function failedResponse(method: string, url: string, error: string, errorCode: number): Response {
+  return new Response({
+    status: 0,
+    statusText: '',
+    url,
+    proto: '',
+    headers: {},
+    cookies: {},
+    body: null,
+    timings: {
+      blocked: 0,
+      looking_up: 0,
+      connecting: 0,
+      tls_handshaking: 0,
+      sending: 0,
+      waiting: 0,
+      receiving: 0,
+      duration: 0,
+    },
+    remoteIp: '',
+    remotePort: 0,
+    tlsVersion: '',
+    tlsCipherSuite: '',
+    error,
+    errorCode,
+    request: { method, url, headers: {}, body: '', cookies: {} },
+  });
+}

@@ -1,0 +1,118 @@
+// A node:http server on 127.0.0.1:0 for k6/http tests: fixed routes with exact, predictable answers.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+export interface LoopbackServer {
+  url: string;
+  server: Server;
+  /** Requests seen, in arrival order (method + path). */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const parts = url.pathname.split('/').filter(Boolean);
+  const body = await readBody(req);
+  switch (parts[0]) {
+    case 'status': {
+      res.writeHead(Number(parts[1]), { 'content-type': 'text/plain' });
+      res.end(`status ${parts[1]}`);
+      return;
+    }
+    case 'echo': {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-multi': ['a', 'b'] });
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+          body: body.toString('utf8'),
+          bodyBytes: body.length,
+        }),
+      );
+      return;
+    }
+    case 'delay': {
+      await new Promise((r) => setTimeout(r, Number(parts[1])));
+      res.end('late');
+      return;
+    }
+    case 'redirect': {
+      const n = Number(parts[1]);
+      res.writeHead(302, { location: n > 1 ? `/redirect/${n - 1}` : '/echo' });
+      res.end();
+      return;
+    }
+    case 'redirect-307': {
+      res.writeHead(307, { location: '/echo' });
+      res.end();
+      return;
+    }
+    case 'set-cookie': {
+      res.writeHead(200, { 'set-cookie': [...url.searchParams].map(([k, v]) => `${k}=${v}; Path=/`) });
+      res.end('ok');
+      return;
+    }
+    case 'set-cookie-redirect': {
+      res.writeHead(302, { 'set-cookie': 'hop=1; Path=/', location: '/echo' });
+      res.end();
+      return;
+    }
+    case 'gzip': {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'application/json' });
+      res.end(gzipSync(Buffer.from('{"zipped":true}')));
+      return;
+    }
+    case 'bytes': {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.alloc(Number(parts[1]), 7));
+      return;
+    }
+    case 'json': {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          items: [
+            { id: 1, name: 'a' },
+            { id: 2, name: 'b' },
+          ],
+        }),
+      );
+      return;
+    }
+    default:
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+  }
+}
+
+export async function startLoopbackServer(): Promise<LoopbackServer> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    handle(req, res).catch((err) => {
+      res.writeHead(500);
+      res.end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,123 @@
+// Test-side handle on a fake VU thread (fake-vu-thread.ts) connected to a real HttpIoPool.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import * as esbuild from 'esbuild';
+import type { HttpIoPool } from '../../../runner/http/io-pool';
+import { type HttpModuleOptions, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../../../runner/modules/module-host';
+import type { FakeVuCommand, FakeVuData, FakeVuResult } from './fake-vu-thread';
+
+export const DIST_IO_WORKER = new URL('../../../dist/http-io.worker.js', import.meta.url);
+
+export const DEFAULT_SYSTEM_TAGS = [
+  'proto',
+  'subproto',
+  'status',
+  'method',
+  'url',
+  'name',
+  'group',
+  'check',
+  'error',
+  'error_code',
+  'tls_version',
+  'scenario',
+  'service',
+  'expected_response',
+];
+
+export function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOptions {
+  return {
+    userAgent: 'bench-test/1',
+    maxRedirects: 10,
+    batch: 20,
+    batchPerHost: 6,
+    discardResponseBodies: false,
+    throw: false,
+    insecureSkipTLSVerify: false,
+    noConnectionReuse: false,
+    noVUConnectionReuse: false,
+    noCookiesReset: false,
+    systemTags: DEFAULT_SYSTEM_TAGS,
+    httpDebug: '',
+    ...over,
+  };
+}
+
+// Worker threads cannot run TypeScript directly: the fake VU thread is bundled once per test process, inside the
+// repo so its bare imports (undici, tough-cookie) resolve from node_modules.
+let bundled: Promise<URL> | undefined;
+function fakeVuBundle(): Promise<URL> {
+  bundled ??= (async () => {
+    const outfile = fileURLToPath(
+      new URL(`../../../node_modules/.cache/bench-tests/fake-vu-${process.pid}.mjs`, import.meta.url),
+    );
+    await esbuild.build({
+      entryPoints: [fileURLToPath(new URL('./fake-vu-thread.ts', import.meta.url))],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return pathToFileURL(outfile);
+  })();
+  return bundled;
+}
+
+export class FakeVu {
+  private nextId = 1;
+  private readonly pending = new Map<number, (r: FakeVuResult) => void>();
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly signal: Int32Array,
+  ) {
+    worker.on('message', (m: FakeVuResult) => {
+      if (m.t !== 'result') return;
+      this.pending.get(m.id)?.(m);
+      this.pending.delete(m.id);
+    });
+  }
+
+  static async start(pool: HttpIoPool, vuId: number, over: Partial<HttpModuleOptions> = {}): Promise<FakeVu> {
+    const port = pool.connectVu(vuId);
+    const signal = new Int32Array(new SharedArrayBuffer(8));
+    const data: FakeVuData = {
+      vuId,
+      port,
+      signal,
+      httpOptions: httpOptions(over),
+      tags: { scenario: 'default', group: '' },
+    };
+    const worker = new Worker(await fakeVuBundle(), { workerData: data, transferList: [port] });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    return new FakeVu(worker, signal);
+  }
+
+  /** Runs `code` (a function body with `http` in scope) in the VU thread. */
+  run(code: string, async = false): Promise<FakeVuResult> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.send({ t: 'run', id, code, async });
+    });
+  }
+
+  send(command: FakeVuCommand): void {
+    this.worker.postMessage(command);
+  }
+
+  interrupt(): void {
+    Atomics.store(this.signal, SIGNAL_INTERRUPT, 1);
+    Atomics.notify(this.signal, SIGNAL_WAKE);
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
