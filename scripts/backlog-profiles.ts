@@ -1,0 +1,57 @@
+// Experiment 1's profiles against the local emulator, in one place for `make backlog`, `make backlog-smoke` and
+// tests/smoke.test.ts: emulator flags plus the script's knobs (lib/backlog-config.ts).
+export interface BacklogProfile {
+  description: string;
+  /** Flags for `bench emulator`. */
+  emulator: string[];
+  /** Knobs passed with `-e` to `bench run build/backlog.js`. */
+  env: Record<string, string>;
+}
+
+export const PROFILES = {
+  // The real service's limits scaled by 1/32: 2 GiB backlog limit -> 64 MiB, 128 MiB eventual tail -> 4 MiB,
+  // windows 512 MiB / 1.75 GiB / 2.10 GiB -> 16 / 56 / 67.2 MiB. Paced so all three phases fit in 5 minutes.
+  local: {
+    description: 'local profile: 1/32 of the real limits, 30 s cells, all three phases in <= 5 minutes',
+    emulator: ['--backlog-limit', '64MiB', '--eventual-tail-limit', '4MiB', '--index-throughput', '4MiB'],
+    env: {
+      ALLOW_SMALL_THRESHOLDS: '1',
+      SEED_ROWS: '10000',
+      MAX_TOTAL_ROWS: '300000',
+      LT_START_BYTES: '16MiB',
+      LT_CAP_BYTES: '56MiB',
+      GT_START_BYTES: '67.2MiB',
+      QUERY_DURATION_S: '30',
+      QUERY_WARMUP_S: '5',
+      QUERY_RATE: '20',
+      WRITERS: '2',
+      PHASE_TIMEOUT_S: '30',
+    },
+  },
+  // The issue's published smoke values, against an emulator whose limit sits between LT_CAP and GT_START.
+  smoke: {
+    description: 'smoke profile: the published smoke values, under 2 minutes',
+    emulator: ['--backlog-limit', '6MiB', '--eventual-tail-limit', '512KiB', '--index-throughput', '512KiB'],
+    env: {
+      ALLOW_SMALL_THRESHOLDS: '1',
+      SEED_ROWS: '1000',
+      MAX_TOTAL_ROWS: '10000',
+      QUERY_DURATION_S: '5',
+      QUERY_WARMUP_S: '1',
+      LT_START_BYTES: '1MiB',
+      LT_CAP_BYTES: '4MiB',
+      GT_START_BYTES: '8MiB',
+      QUERY_RATE: '10',
+      WRITERS: '1',
+      PHASE_TIMEOUT_S: '15',
+      RESULTS_DIR: 'results/scratch',
+    },
+  },
+} satisfies Record<string, BacklogProfile>;
+
+export type ProfileName = keyof typeof PROFILES;
+
+/** `-e K=V` flags for bench run; `overrides` (e.g. RESULTS_DIR from a test) win over the profile. */
+export function envFlags(profile: BacklogProfile, overrides: Record<string, string> = {}): string[] {
+  return Object.entries({ ...profile.env, ...overrides }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+}

@@ -1,0 +1,58 @@
+// The smoke run of experiment 1 (make backlog-smoke) inside `make test`: the real runner against a real emulator
+// with the published smoke values. The script's thresholds carry the issue's acceptance checks (exit 99 if any
+// fails); this test checks the exit code and the result JSON they were computed from.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BacklogResult } from '../lib/results/json';
+import { envFlags, PROFILES } from '../scripts/backlog-profiles';
+import { runWithEmulator } from '../scripts/with-emulator';
+
+const MiB = 2 ** 20;
+
+describe('make backlog-smoke', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('measures all six cells and passes every acceptance threshold', { timeout: 180_000 }, async () => {
+    let output = '';
+    const code = await runWithEmulator({
+      emulatorArgs: PROFILES.smoke.emulator,
+      runArgs: ['build/backlog.js', '--quiet', ...envFlags(PROFILES.smoke, { RESULTS_DIR: dir })],
+      stdio: 'pipe',
+      onOutput: (chunk) => {
+        output += chunk;
+      },
+    });
+    const files = readdirSync(dir);
+    expect(files.filter((f) => f.endsWith('.md'))).toHaveLength(1);
+    const json = files.find((f) => f.endsWith('.json'));
+    expect(json, output).toBeDefined();
+    const result = JSON.parse(readFileSync(join(dir, json as string), 'utf8')) as BacklogResult;
+    expect(result.thresholds.failed, output).toEqual([]);
+    expect(code, output).toBe(0);
+
+    expect(result.target.kind).toBe('emulator');
+    expect(result.dropped_iterations).toBe(0);
+    expect(result.cells).toHaveLength(6);
+    for (const cell of result.cells)
+      expect(cell.requests, `${cell.phase}/${cell.consistency}`).toBeGreaterThan(0);
+    for (const cell of result.cells.filter((c) => c.phase === 'indexing_below_limit')) {
+      for (const edge of [cell.backlog_bytes.start, cell.backlog_bytes.end]) {
+        expect(edge).toBeGreaterThanOrEqual(1 * MiB);
+        expect(edge).toBeLessThanOrEqual(4 * MiB);
+      }
+    }
+    for (const cell of result.cells.filter((c) => c.phase === 'indexing_above_limit')) {
+      expect(cell.backlog_bytes.start).toBeGreaterThanOrEqual(8 * MiB);
+      expect(cell.backlog_bytes.end).toBeGreaterThanOrEqual(8 * MiB);
+    }
+    const strongAbove = result.cells.find(
+      (c) => c.phase === 'indexing_above_limit' && c.consistency === 'strong',
+    );
+    expect(strongAbove?.errors).toBeGreaterThan(0);
+    expect(strongAbove?.errors_by_status).toEqual({ '429': strongAbove?.errors });
+    for (const cell of result.cells.filter((c) => c.consistency === 'eventual')) expect(cell.errors).toBe(0);
+  });
+});
