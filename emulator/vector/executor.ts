@@ -1,0 +1,71 @@
+// Where tasks run. The column talks to this interface only: the in-thread executor here (tests, tiny columns, a
+// process without dist/ workers) and the worker pool (worker-pool.ts) behave the same, the pool just in parallel.
+import { runIndexJob } from './index-build';
+import type { SegmentLayout } from './layout';
+import { runAnn, runExact } from './scan-exec';
+import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import type { AnnTask, ExactTask, IndexJob, IndexResult, TaskResult } from './tasks';
+
+export type SearchTask = ExactTask | AnnTask;
+
+export interface Executor {
+  /** Scratch slots every segment must reserve: one per thread that may run tasks. Slot 0 is the calling thread. */
+  readonly slots: number;
+  /** Tasks of one search that run at the same time. */
+  readonly parallelism: number;
+  /** Makes a segment known to every thread; returns its id. */
+  addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number;
+  /** This thread's runtime for a segment (appends, get, small searches). */
+  runtime(seg: number): SegmentRuntime;
+  dropSegment(seg: number): void;
+  /** Runs the tasks of one search, in parallel where the executor can. */
+  run(tasks: SearchTask[]): Promise<TaskResult[]>;
+  /** Runs one small task right here on slot 0. */
+  runHere(task: SearchTask): TaskResult;
+  /** Runs index work off the request thread where the executor can. */
+  index(job: IndexJob): Promise<IndexResult>;
+  /** A column stopped using this executor. */
+  release(): Promise<void>;
+}
+
+export function runTask(task: SearchTask, lookup: (seg: number) => SegmentRuntime, slot: number): TaskResult {
+  return task.kind === 'exact' ? runExact(task, lookup, slot) : runAnn(task, lookup, slot);
+}
+
+/** Everything on the calling thread, synchronously (wrapped in promises to keep the interface). */
+export class InThreadExecutor implements Executor {
+  readonly slots = 1;
+  readonly parallelism = 1;
+  private readonly segments = new Map<number, SegmentRuntime>();
+  private nextId = 1;
+
+  addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number {
+    const id = this.nextId++;
+    this.segments.set(id, segmentRuntime(memory, layout));
+    return id;
+  }
+
+  runtime(seg: number): SegmentRuntime {
+    const rt = this.segments.get(seg);
+    if (!rt) throw new Error(`vector engine: unknown segment ${seg}`);
+    return rt;
+  }
+
+  dropSegment(seg: number): void {
+    this.segments.delete(seg);
+  }
+
+  async run(tasks: SearchTask[]): Promise<TaskResult[]> {
+    return tasks.map((t) => this.runHere(t));
+  }
+
+  runHere(task: SearchTask): TaskResult {
+    return runTask(task, (seg) => this.runtime(seg), 0);
+  }
+
+  async index(job: IndexJob): Promise<IndexResult> {
+    return runIndexJob(job, (seg) => this.runtime(seg), 0);
+  }
+
+  async release(): Promise<void> {}
+}

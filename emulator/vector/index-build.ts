@@ -1,0 +1,153 @@
+// Index work for a batch of rows: int8 quantisation, and for each segment that filled up an IVF build that first
+// checks, on a sample, whether clustering pays off at all (the adaptive rule, see README.md).
+import { nearestCentroid, trainCentroids } from './kmeans';
+import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
+import { sampleDistinct, seededRandom } from './random';
+import type { SegmentLookup } from './scan-exec';
+import type { SegmentRuntime } from './segment-runtime';
+import type { IndexJob, IndexResult, IvfDecision } from './tasks';
+import type { DistanceMetric } from './types';
+
+/** Segments smaller than this are always scanned flat (an int8 pass over them costs < 1 ms). */
+export const IVF_MIN_ROWS = 16_384;
+/** Average rows per IVF list the list count aims for. */
+const ROWS_PER_LIST = 512;
+/** Sample rows per list for training (and for the recall check). */
+const SAMPLE_PER_LIST = 48;
+const KMEANS_ITERATIONS = 6;
+/** Queries of the recall check, and the recall@10 the chosen nprobe must reach on the sample. */
+const CHECK_QUERIES = 32;
+const CHECK_K = 10;
+export const TARGET_RECALL = 0.95;
+/** If reaching TARGET_RECALL needs more than this share of the lists, the segment is scanned flat instead. */
+export const MAX_PROBE_SHARE = 0.4;
+
+export function listCount(rows: number): number {
+  return Math.max(8, Math.min(MAX_LISTS, Math.round(rows / ROWS_PER_LIST)));
+}
+
+function quantizeRows(rt: SegmentRuntime, metric: DistanceMetric, from: number, to: number): void {
+  const { layout, kernels } = rt;
+  const d = layout.dims;
+  if (to <= from) return;
+  kernels.quantize(
+    layout.vectors + from * d * 4,
+    to - from,
+    d,
+    metric === 'cosine_distance',
+    layout.codes + from * d,
+    layout.scales + from * 4,
+    layout.norms + from * 4,
+  );
+}
+
+/**
+ * Smallest nprobe whose recall@10 on the sample reaches TARGET_RECALL. Ground truth is exact among the sample rows
+ * (the query excluded); a true neighbour is found with p probes iff its list ranks among the query's p nearest
+ * centroids, so one pass per query gives the whole recall curve.
+ */
+export function sampleNprobe(
+  rt: SegmentRuntime,
+  metric: DistanceMetric,
+  sample: Uint32Array,
+  assignment: Int32Array,
+  lists: number,
+  slot: number,
+): number {
+  const { layout, kernels, f32, u32 } = rt;
+  const d = layout.dims;
+  const sl = slotLayout(layout, slot);
+  const cosine = metric === 'cosine_distance';
+  const idsKernel = cosine ? kernels.cosF32Ids : kernels.l2F32Ids;
+  const kernel = cosine ? kernels.cosF32 : kernels.l2F32;
+  const queries = Math.min(CHECK_QUERIES, sample.length);
+  const rankHits = new Float64Array(lists + 1);
+  const dists = new Float32Array(sample.length);
+  const s = sl.scores >> 2;
+  let counted = 0;
+  for (let qi = 0; qi < queries; qi++) {
+    // The query is a sample row (unit length for cosine).
+    const src = (layout.vectors >> 2) + sample[qi] * d;
+    const f = cosine ? f32[(layout.norms >> 2) + sample[qi]] : 1;
+    for (let j = 0; j < d; j++) f32[(sl.query >> 2) + j] = f32[src + j] * f;
+    for (let c = 0; c < sample.length; c += CHUNK_ROWS) {
+      const n = Math.min(CHUNK_ROWS, sample.length - c);
+      u32.set(sample.subarray(c, c + n), sl.ids >> 2);
+      idsKernel(layout.vectors, sl.ids, n, d, sl.query, sl.scores);
+      dists.set(f32.subarray(s, s + n), c);
+    }
+    const truth = Array.from({ length: sample.length }, (_, i) => i)
+      .filter((i) => i !== qi)
+      .sort((a, b) => dists[a] - dists[b] || a - b)
+      .slice(0, CHECK_K);
+    kernel(layout.centroids, lists, d, sl.query, sl.scores);
+    const order = Array.from({ length: lists }, (_, l) => l).sort((a, b) => f32[s + a] - f32[s + b] || a - b);
+    const rank = new Int32Array(lists);
+    order.forEach((l, r) => {
+      rank[l] = r;
+    });
+    for (const t of truth) rankHits[rank[assignment[t]] + 1]++;
+    counted += truth.length;
+  }
+  if (counted === 0) return 1;
+  let found = 0;
+  for (let p = 1; p <= lists; p++) {
+    found += rankHits[p];
+    if (found / counted >= TARGET_RECALL) return p;
+  }
+  return lists;
+}
+
+/** Lays the segment's rows out in list order (ids + listOffsets) for the given centroids. */
+function layoutLists(
+  rt: SegmentRuntime,
+  metric: DistanceMetric,
+  rows: number,
+  lists: number,
+  slot: number,
+): void {
+  const { layout, u32 } = rt;
+  const assign = new Uint16Array(rows);
+  const counts = new Uint32Array(lists + 1);
+  for (let r = 0; r < rows; r++) {
+    const l = nearestCentroid(rt, metric, lists, r, slot);
+    assign[r] = l;
+    counts[l + 1]++;
+  }
+  const offsets = layout.listOffsets >> 2;
+  u32[offsets] = 0;
+  for (let l = 0; l < lists; l++) u32[offsets + l + 1] = u32[offsets + l] + counts[l + 1];
+  const next = new Uint32Array(lists);
+  for (let l = 0; l < lists; l++) next[l] = u32[offsets + l];
+  const ids = layout.ids >> 2;
+  for (let r = 0; r < rows; r++) u32[ids + next[assign[r]]++] = r;
+}
+
+/** Builds the IVF of a full segment, or decides it is better scanned flat. */
+export function buildIvf(
+  rt: SegmentRuntime,
+  metric: DistanceMetric,
+  seed: number,
+  slot: number,
+): IvfDecision & { seg: -1 } {
+  const rows = rt.layout.capacity;
+  if (rows < IVF_MIN_ROWS) return { seg: -1, lists: 0, nprobe: 0 };
+  const lists = listCount(rows);
+  const random = seededRandom(seed);
+  const sample = sampleDistinct(rows, lists * SAMPLE_PER_LIST, random);
+  const assignment = trainCentroids(rt, metric, sample, lists, KMEANS_ITERATIONS, random, slot);
+  const nprobe = sampleNprobe(rt, metric, sample, assignment, lists, slot);
+  if (nprobe > lists * MAX_PROBE_SHARE) return { seg: -1, lists: 0, nprobe: 0 };
+  layoutLists(rt, metric, rows, lists, slot);
+  return { seg: -1, lists, nprobe };
+}
+
+export function runIndexJob(job: IndexJob, lookup: SegmentLookup, slot: number): IndexResult {
+  const built: IvfDecision[] = [];
+  for (const s of job.segments) {
+    const rt = lookup(s.seg);
+    quantizeRows(rt, job.metric, s.quantizeFrom, s.quantizeTo);
+    if (s.buildIvf) built.push({ ...buildIvf(rt, job.metric, s.seed, slot), seg: s.seg });
+  }
+  return { built };
+}

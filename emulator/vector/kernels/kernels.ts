@@ -1,0 +1,75 @@
+// Typed access to the SIMD kernels (kernels.wat): one compiled module per thread, one instance per segment memory.
+import { KERNELS_WASM_BASE64 } from './kernels-wasm';
+
+/** The kernels of one memory. Every argument named like an address is a byte offset in that memory. */
+export interface Kernels {
+  /** out[i] = 1 - dot(row i, q) / |row i| (q unit length; zero rows score 1), rows contiguous at base. */
+  cosF32(base: number, n: number, dims: number, q: number, out: number): void;
+  /** As cosF32 for the rows whose numbers (u32, relative to base) are at ids. */
+  cosF32Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  /** out[i] = sum((row i - q)^2), rows contiguous at base. */
+  l2F32(base: number, n: number, dims: number, q: number, out: number): void;
+  l2F32Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  /** out[i] = int8 dot of code row i (stride dims bytes) with the codes at q, as f32. */
+  dotI8(base: number, n: number, dims: number, q: number, out: number): void;
+  dotI8Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  /**
+   * int8 codes of n f32 rows (code = round(x * 127 / max|x|)) plus per-row f32 scale (codes * scale = the row,
+   * normalised first when normalize) and norm (1/|x| when normalize, |x|^2 otherwise).
+   */
+  quantize(
+    src: number,
+    n: number,
+    dims: number,
+    normalize: boolean,
+    codes: number,
+    scales: number,
+    norms: number,
+  ): void;
+}
+
+interface KernelExports {
+  cos_f32(base: number, n: number, dims: number, q: number, out: number): void;
+  cos_f32_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  l2_f32(base: number, n: number, dims: number, q: number, out: number): void;
+  l2_f32_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  dot_i8(base: number, n: number, dims: number, q: number, out: number): void;
+  dot_i8_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  quantize(
+    src: number,
+    n: number,
+    dims: number,
+    normalize: number,
+    codes: number,
+    scales: number,
+    norms: number,
+  ): void;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function kernelModule(): WebAssembly.Module {
+  if (!compiled) {
+    const bytes = Uint8Array.from(atob(KERNELS_WASM_BASE64), (c) => c.charCodeAt(0));
+    compiled = new WebAssembly.Module(bytes);
+  }
+  return compiled;
+}
+
+/** Instantiates the kernels on one shared memory (cheap: the module is compiled once per thread). */
+export function kernelsFor(memory: WebAssembly.Memory): Kernels {
+  const instance = new WebAssembly.Instance(kernelModule(), { env: { mem: memory } });
+  // Instance exports are typed `ExportValue`; the WAT above fixes their real signatures.
+  const x = instance.exports as unknown as KernelExports;
+  // Addresses may exceed 2^31: `| 0` hands wasm the same bits as a (negative) i32, which it reads as unsigned.
+  return {
+    cosF32: (base, n, dims, q, out) => x.cos_f32(base | 0, n, dims, q | 0, out | 0),
+    cosF32Ids: (base, ids, n, dims, q, out) => x.cos_f32_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
+    l2F32: (base, n, dims, q, out) => x.l2_f32(base | 0, n, dims, q | 0, out | 0),
+    l2F32Ids: (base, ids, n, dims, q, out) => x.l2_f32_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
+    dotI8: (base, n, dims, q, out) => x.dot_i8(base | 0, n, dims, q | 0, out | 0),
+    dotI8Ids: (base, ids, n, dims, q, out) => x.dot_i8_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
+    quantize: (src, n, dims, normalize, codes, scales, norms) =>
+      x.quantize(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0),
+  };
+}

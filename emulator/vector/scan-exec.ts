@@ -1,0 +1,209 @@
+// Runs exact and ANN tasks against segments with the SIMD kernels, on whichever thread calls it (the request
+// thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
+import { countRows, forEachRow, hasRow } from './bitset';
+import { CHUNK_ROWS, slotLayout } from './layout';
+import type { SegmentRuntime } from './segment-runtime';
+import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
+import { TopK } from './top-k';
+import type { DistanceMetric, RowBitset } from './types';
+
+export type SegmentLookup = (seg: number) => SegmentRuntime;
+
+/** Below this share of allowed rows a filtered exact scan gathers the allowed rows instead of scanning all. */
+const GATHER_SHARE = 0.25;
+
+function exactKernel(rt: SegmentRuntime, metric: DistanceMetric) {
+  return metric === 'cosine_distance' ? rt.kernels.cosF32 : rt.kernels.l2F32;
+}
+
+function exactIdsKernel(rt: SegmentRuntime, metric: DistanceMetric) {
+  return metric === 'cosine_distance' ? rt.kernels.cosF32Ids : rt.kernels.l2F32Ids;
+}
+
+/** Exact distances for the listed local rows of one segment, pushed into `top` (ids already in the slot). */
+function scoreIds(
+  rt: SegmentRuntime,
+  metric: DistanceMetric,
+  slot: number,
+  rowBase: number,
+  n: number,
+  top: TopK,
+): void {
+  const { layout } = rt;
+  const sl = slotLayout(layout, slot);
+  exactIdsKernel(rt, metric)(layout.vectors, sl.ids, n, layout.dims, sl.query, sl.scores);
+  const s = sl.scores >> 2;
+  const ids = sl.ids >> 2;
+  for (let i = 0; i < n; i++) top.push(rt.f32[s + i], rowBase + rt.u32[ids + i]);
+}
+
+/** Exact scan of one part into `top`; returns rows scored. */
+function exactPart(rt: SegmentRuntime, task: ExactTask, part: ScanPart, slot: number, top: TopK): number {
+  const { layout } = rt;
+  const { dims } = layout;
+  const { dead, allow, metric } = task;
+  const sl = slotLayout(layout, slot);
+  rt.f32.set(task.query, sl.query >> 2);
+  const gFrom = part.rowBase + part.from;
+  const gTo = part.rowBase + part.to;
+  if (allow) {
+    const allowed = countRows(allow, gFrom, gTo, dead);
+    if (allowed === 0) return 0;
+    if (allowed < (part.to - part.from) * GATHER_SHARE) {
+      let n = 0;
+      const ids = sl.ids >> 2;
+      forEachRow(allow, gFrom, gTo, dead, (row) => {
+        rt.u32[ids + n++] = row - part.rowBase;
+        if (n === CHUNK_ROWS) {
+          scoreIds(rt, metric, slot, part.rowBase, n, top);
+          n = 0;
+        }
+      });
+      if (n > 0) scoreIds(rt, metric, slot, part.rowBase, n, top);
+      return allowed;
+    }
+  }
+  const kernel = exactKernel(rt, metric);
+  const s = sl.scores >> 2;
+  for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
+    const n = Math.min(CHUNK_ROWS, part.to - c);
+    kernel(layout.vectors + c * dims * 4, n, dims, sl.query, sl.scores);
+    const base = part.rowBase + c;
+    for (let i = 0; i < n; i++) {
+      const d = rt.f32[s + i];
+      if (!(d <= top.threshold)) continue;
+      const row = base + i;
+      if (dead && hasRow(dead, row)) continue;
+      if (allow && !hasRow(allow, row)) continue;
+      top.push(d, row);
+    }
+  }
+  return part.to - part.from;
+}
+
+export function runExact(task: ExactTask, lookup: SegmentLookup, slot: number): TaskResult {
+  const top = new TopK(task.k);
+  let scored = 0;
+  for (const part of task.parts) scored += exactPart(lookup(part.seg), task, part, slot, top);
+  return { hits: top.hits(), scored };
+}
+
+/** Pushes int8-estimated distances for `n` rows whose local numbers are local(i) and int8 dots are in scores. */
+type Estimator = (local: number, idot: number) => number;
+
+function estimator(rt: SegmentRuntime, metric: DistanceMetric, slot: number): Estimator {
+  const { layout, f32 } = rt;
+  const sl = slotLayout(layout, slot);
+  const qScale = f32[sl.queryScale >> 2];
+  const qNorm = f32[sl.queryNorm >> 2];
+  const scales = layout.scales >> 2;
+  const norms = layout.norms >> 2;
+  if (metric === 'cosine_distance') return (local, idot) => 1 - qScale * f32[scales + local] * idot;
+  // |x - q|^2 = |x|^2 - 2 x.q + |q|^2, with x.q estimated from the codes.
+  return (local, idot) => f32[norms + local] - 2 * qScale * f32[scales + local] * idot + qNorm;
+}
+
+/** int8 pass over one part into `approx`; returns rows scored. */
+function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number, approx: TopK): number {
+  const { layout, kernels, f32, u32 } = rt;
+  const { dims } = layout;
+  const { dead, allow } = task;
+  const sl = slotLayout(layout, slot);
+  f32.set(task.query, sl.query >> 2);
+  kernels.quantize(
+    sl.query,
+    1,
+    dims,
+    task.metric === 'cosine_distance',
+    sl.queryCodes,
+    sl.queryScale,
+    sl.queryNorm,
+  );
+  const estimate = estimator(rt, task.metric, slot);
+  const s = sl.scores >> 2;
+  const accept = (d: number, row: number): void => {
+    if (!(d <= approx.threshold)) return;
+    if (dead && hasRow(dead, row)) return;
+    if (allow && !hasRow(allow, row)) return;
+    approx.push(d, row);
+  };
+  if (part.lists === 0) {
+    for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
+      const n = Math.min(CHUNK_ROWS, part.to - c);
+      kernels.dotI8(layout.codes + c * dims, n, dims, sl.queryCodes, sl.scores);
+      for (let i = 0; i < n; i++) accept(estimate(c + i, f32[s + i]), part.rowBase + c + i);
+    }
+    return part.to - part.from;
+  }
+  // IVF: rank the segment's centroids, then scan the nearest lists' codes.
+  exactKernel(rt, task.metric)(layout.centroids, part.lists, dims, sl.query, sl.scores);
+  const order = Array.from({ length: part.lists }, (_, l) => l);
+  const centroidDist = Array.from({ length: part.lists }, (_, l) => f32[s + l]);
+  order.sort((a, b) => centroidDist[a] - centroidDist[b] || a - b);
+  const probes = Math.min(part.lists, Math.ceil(part.nprobe * task.probeFactor));
+  const offsets = layout.listOffsets >> 2;
+  const ids = layout.ids >> 2;
+  let scored = 0;
+  for (let p = 0; p < probes; p++) {
+    const l = order[p];
+    const start = u32[offsets + l];
+    const end = u32[offsets + l + 1];
+    for (let c = start; c < end; c += CHUNK_ROWS) {
+      const n = Math.min(CHUNK_ROWS, end - c);
+      kernels.dotI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores);
+      for (let i = 0; i < n; i++) {
+        const local = u32[ids + c + i];
+        accept(estimate(local, f32[s + i]), part.rowBase + local);
+      }
+      scored += n;
+    }
+  }
+  return scored;
+}
+
+/** Re-scores the int8 candidates exactly from the f32 rows and keeps the task's top k. */
+function rerank(task: AnnTask, lookup: SegmentLookup, slot: number, candidates: number[], top: TopK): void {
+  candidates.sort((a, b) => a - b);
+  let c = 0;
+  for (const part of [...task.parts].sort((a, b) => a.rowBase + a.from - (b.rowBase + b.from))) {
+    const lo = part.rowBase + part.from;
+    const hi = part.rowBase + part.to;
+    while (c < candidates.length && candidates[c] < lo) c++;
+    if (c >= candidates.length || candidates[c] >= hi) continue;
+    const rt = lookup(part.seg);
+    const sl = slotLayout(rt.layout, slot);
+    rt.f32.set(task.query, sl.query >> 2);
+    const ids = sl.ids >> 2;
+    let n = 0;
+    while (c < candidates.length && candidates[c] < hi) {
+      rt.u32[ids + n++] = candidates[c++] - part.rowBase;
+      if (n === CHUNK_ROWS) {
+        scoreIds(rt, task.metric, slot, part.rowBase, n, top);
+        n = 0;
+      }
+    }
+    if (n > 0) scoreIds(rt, task.metric, slot, part.rowBase, n, top);
+  }
+}
+
+export function runAnn(task: AnnTask, lookup: SegmentLookup, slot: number): TaskResult {
+  const approx = new TopK(Math.max(task.rerank, task.k));
+  let scored = 0;
+  for (const part of task.parts) scored += annPart(lookup(part.seg), task, part, slot, approx);
+  const top = new TopK(task.k);
+  rerank(
+    task,
+    lookup,
+    slot,
+    approx.hits().map((h) => h.row),
+    top,
+  );
+  return { hits: top.hits(), scored };
+}
+
+/** Row sets are passed as-is; exported for callers that count candidates before choosing a path. */
+export function liveAllowed(from: number, to: number, dead?: RowBitset, allow?: RowBitset): number {
+  if (allow) return countRows(allow, from, to, dead);
+  if (dead) return to - from - countRows(dead, from, to);
+  return to - from;
+}

@@ -1,0 +1,29 @@
+// One thread's handle on a segment: its kernels instance and typed views over the whole shared memory.
+import { type Kernels, kernelsFor } from './kernels/kernels';
+import type { SegmentLayout } from './layout';
+
+export interface SegmentRuntime {
+  readonly layout: SegmentLayout;
+  readonly memory: WebAssembly.Memory;
+  readonly kernels: Kernels;
+  /** f32 view of the whole memory: value at byte address a is f32[a >> 2]. */
+  readonly f32: Float32Array;
+  /** u32 view of the whole memory. */
+  readonly u32: Uint32Array;
+}
+
+/** Segments never grow after creation (initial = maximum pages), so these views stay valid for its lifetime. */
+export function segmentRuntime(memory: WebAssembly.Memory, layout: SegmentLayout): SegmentRuntime {
+  return {
+    layout,
+    memory,
+    kernels: kernelsFor(memory),
+    f32: new Float32Array(memory.buffer),
+    u32: new Uint32Array(memory.buffer),
+  };
+}
+
+/** A fresh shared memory sized for the layout; pages are committed lazily by the OS on first write. */
+export function allocateSegmentMemory(layout: SegmentLayout): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: layout.pages, maximum: layout.pages, shared: true });
+}
