@@ -10,6 +10,11 @@ export const METRIC = {
   queryExecution: 'query_execution_ms',
   /** Trend: `performance.exhaustive_search_count`, unindexed rows the query scanned. */
   exhaustiveSearch: 'exhaustive_search_count',
+  /**
+   * Trend (time): response time measured from the query's intended start on the arrival schedule
+   * (scenario start + iterationInTest / rate), so a late start (coordinated omission) shows up as latency.
+   */
+  fromIntended: 'query_from_intended_ms',
   /** Counter: failed queries, tagged with `status` and `error_class`. */
   queryErrors: 'query_errors',
   /** Gauges written by the writer at each cell's window edges (`edge` tag: start or end). */
@@ -61,6 +66,7 @@ export function cellKeys(phase: PhaseName, consistency: Consistency) {
     server: subMetric(METRIC.serverTotal, sel),
     execution: subMetric(METRIC.queryExecution, sel),
     exhaustive: subMetric(METRIC.exhaustiveSearch, sel),
+    fromIntended: subMetric(METRIC.fromIntended, sel),
     errors: (cls: ErrorClass) => subMetric(METRIC.queryErrors, { ...sel, error_class: cls }),
     unindexed: (e: Edge) => edge(METRIC.snapshotUnindexed, e),
     rows: (e: Edge) => edge(METRIC.snapshotRows, e),

@@ -6,6 +6,7 @@ import { METRIC } from './metric-names';
 export const serverTotalMs = new Trend(METRIC.serverTotal, true);
 export const queryExecutionMs = new Trend(METRIC.queryExecution, true);
 export const exhaustiveSearchCount = new Trend(METRIC.exhaustiveSearch);
+export const queryFromIntendedMs = new Trend(METRIC.fromIntended, true);
 export const queryErrors = new Counter(METRIC.queryErrors);
 export const snapshotUnindexed = new Gauge(METRIC.snapshotUnindexed);
 export const snapshotRows = new Gauge(METRIC.snapshotRows);

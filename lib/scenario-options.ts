@@ -42,7 +42,7 @@ export function writerScenario(c: BacklogConfig, durationS: number) {
   } satisfies ConstantVUsScenario;
 }
 
-export function backlogOptions(c: BacklogConfig): Options {
+export function scenarioOptionsFor(c: BacklogConfig): Options {
   const durationS = Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
   return {
     scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },

@@ -24,6 +24,7 @@ export function backlogThresholds(g: Gates): Thresholds {
       t[k.server] = ['max>=0'];
       t[k.execution] = ['max>=0'];
       t[k.exhaustive] = ['max>=0'];
+      t[k.fromIntended] = ['max>=0'];
       for (const edge of ['start', 'end'] as const) {
         // The backlog at both window edges is inside the phase's window.
         t[k.unindexed(edge)] = backlogRule(phase, g);

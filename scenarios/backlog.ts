@@ -9,7 +9,7 @@ import { makeWriter } from '../lib/backlog/writer';
 import { readApiKey, readBacklogConfig } from '../lib/backlog-config';
 import { assertCostAccepted, planCost } from '../lib/cost-guard';
 import { scenarioDurationMs } from '../lib/phases';
-import { backlogOptions, scheduleOf } from '../lib/scenario-options';
+import { scenarioOptionsFor, scheduleOf } from '../lib/scenario-options';
 import { TurbopufferClient } from '../lib/turbopuffer-client';
 import { readVersions } from '../lib/versions';
 
@@ -18,7 +18,7 @@ const config = readBacklogConfig(__ENV);
 assertCostAccepted(__ENV, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
 const client = new TurbopufferClient(config.target.baseUrl, readApiKey(__ENV));
 
-export const options = backlogOptions(config);
+export const options = scenarioOptionsFor(config);
 export const setup = makeSetup(config, client);
 export const query = makeQuery(config, client);
 export const write = makeWriter(config, client);

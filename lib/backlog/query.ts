@@ -4,7 +4,13 @@ import exec from 'k6/execution';
 import type { BacklogConfig } from '../backlog-config';
 import { MetadataPoller } from '../metadata-poll';
 import { errorClass } from '../metric-names';
-import { exhaustiveSearchCount, queryErrors, queryExecutionMs, serverTotalMs } from '../metrics';
+import {
+  exhaustiveSearchCount,
+  queryErrors,
+  queryExecutionMs,
+  queryFromIntendedMs,
+  serverTotalMs,
+} from '../metrics';
 import { PhaseTracker } from '../phase-tracker';
 import { phaseTag } from '../phases';
 import { gatesOf, scheduleOf } from '../scenario-options';
@@ -34,6 +40,8 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
       },
       tags,
     );
+    const intendedStart = exec.scenario.startTime + (exec.scenario.iterationInTest * 1000) / config.queryRate;
+    queryFromIntendedMs.add(Date.now() - intendedStart, tags);
     if (res.status !== 200) {
       queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
       return;

@@ -36,6 +36,8 @@ export interface Cell {
   query_execution_ms: { p50: Ms; p95: Ms };
   /** performance.exhaustive_search_count: unindexed rows scanned per query. */
   exhaustive_search_count: { p50: number | null; max: number | null };
+  /** Latency from each query's intended start on the arrival schedule (all queries, failed ones included). */
+  from_intended_ms: { p50: Ms; p99: Ms };
   backlog_bytes: { start: number | null; end: number | null };
   /** The measured window (after warm-up), ISO 8601. */
   window: { start: string | null; end: string | null };
@@ -99,6 +101,10 @@ function buildCell(data: SummaryData, phase: PhaseName, consistency: Consistency
     server_ms: { p50: trend(k.server, 'p(50)'), p95: trend(k.server, 'p(95)') },
     query_execution_ms: { p50: trend(k.execution, 'p(50)'), p95: trend(k.execution, 'p(95)') },
     exhaustive_search_count: { p50: trend(k.exhaustive, 'p(50)'), max: trend(k.exhaustive, 'max') },
+    from_intended_ms: {
+      p50: requests > 0 ? value(k.fromIntended, 'med') : null,
+      p99: requests > 0 ? value(k.fromIntended, 'p(99)') : null,
+    },
     backlog_bytes: { start: gauge(k.unindexed('start'), 'start'), end: gauge(k.unindexed('end'), 'end') },
     window: { start: iso(k.windowStart), end: iso(k.windowEnd) },
   };

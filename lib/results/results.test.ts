@@ -32,6 +32,7 @@ describe('buildCells', () => {
       server_ms: { p50: 3, p95: 4 },
       query_execution_ms: { p50: 2.5, p95: 3 },
       exhaustive_search_count: { p50: 2000, max: 4000 },
+      from_intended_ms: { p50: 5, p99: 11 },
       backlog_bytes: { start: 9 * 2 ** 20, end: 10 * 2 ** 20 },
       window: { start: '2026-01-02T03:04:30.000Z', end: '2026-01-02T03:04:35.000Z' },
     });

@@ -64,6 +64,7 @@ export function fixtureSummary(): SummaryData {
       metrics[k.clientOk] = trend(2.5 + level, 4.25 + 2 * level, 8 + 3 * level, 20);
       metrics[k.server] = trend(1 + level, 2 + level, 3 + level, 9);
       metrics[k.execution] = trend(0.5 + level, 1 + level, 2 + level, 5);
+      metrics[k.fromIntended] = trend(3 + level, 5 + level, 9 + level, 21);
       metrics[k.exhaustive] = {
         type: 'trend',
         values: { med: level * 1000, max: level * 2000, 'p(95)': 0, 'p(99)': 0 },

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { readBacklogConfig } from './backlog-config';
+import { gatesOf, scenarioOptionsFor } from './scenario-options';
+import { backlogThresholds } from './thresholds';
+
+const MiB = 2 ** 20;
+const gates = { ltStartBytes: 1 * MiB, ltCapBytes: 4 * MiB, gtStartBytes: 8 * MiB };
+
+describe('backlogThresholds', () => {
+  const t = backlogThresholds(gates);
+
+  it('encodes the acceptance checks of the issue', () => {
+    expect(t.dropped_iterations).toEqual(['count==0']);
+    expect(t['http_reqs{phase:idle,consistency:strong}']).toEqual(['count>0']);
+    expect(t['http_req_failed{phase:idle,consistency:eventual}']).toEqual(['rate==0']);
+    expect(t['http_req_failed{phase:indexing_above_limit,consistency:strong}']).toEqual(['rate>0']);
+    expect(t['query_errors{phase:indexing_above_limit,consistency:strong,error_class:5xx}']).toEqual([
+      'count==0',
+    ]);
+    expect(t['query_errors{phase:indexing_above_limit,consistency:strong,error_class:429}']).toEqual([
+      'count>=0',
+    ]);
+    expect(t['snapshot_unindexed_bytes{phase:indexing_below_limit,consistency:eventual,edge:end}']).toEqual([
+      'value>=1048576',
+      'value<=4194304',
+    ]);
+    expect(t['snapshot_unindexed_bytes{phase:indexing_above_limit,consistency:strong,edge:start}']).toEqual([
+      'value>=8388608',
+    ]);
+  });
+
+  it('declares every per-cell sub-metric so it reaches handleSummary, and only always-true rules elsewhere', () => {
+    expect(Object.keys(t)).toHaveLength(1 + 6 * 19);
+    expect(t['http_req_failed{phase:indexing_below_limit,consistency:strong}']).toEqual(['rate>=0']);
+    expect(t['server_total_ms{phase:idle,consistency:strong}']).toEqual(['max>=0']);
+  });
+});
+
+describe('scenario options', () => {
+  const config = readBacklogConfig({
+    ALLOW_SMALL_THRESHOLDS: '1',
+    SEED_ROWS: '1000',
+    MAX_TOTAL_ROWS: '10000',
+    QUERY_DURATION_S: '5',
+    QUERY_WARMUP_S: '1',
+    LT_START_BYTES: '1MiB',
+    LT_CAP_BYTES: '4MiB',
+    GT_START_BYTES: '8MiB',
+    QUERY_RATE: '10',
+    PHASE_TIMEOUT_S: '15',
+  });
+
+  it('bounds both scenarios by the cells, the gate waits and slack', () => {
+    const options = scenarioOptionsFor(config);
+    // 6 cells of 6 s + 2 waits of 15 s + 6 s slack.
+    expect(options.scenarios).toEqual({
+      queries: {
+        executor: 'constant-arrival-rate',
+        exec: 'query',
+        rate: 10,
+        timeUnit: '1s',
+        duration: '72s',
+        preAllocatedVUs: 3,
+        maxVUs: 10,
+        gracefulStop: '10s',
+      },
+      writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '72s', gracefulStop: '5s' },
+    });
+    expect(options.thresholds).toEqual(backlogThresholds(gatesOf(config)));
+    expect(options.summaryTrendStats).toContain('p(99)');
+  });
+});
