@@ -2,6 +2,7 @@
 import { SegmentedColumn } from './column';
 import { type Executor, InThreadExecutor } from './executor';
 import type { DistanceMetric, VectorColumn } from './types';
+import { sharedWorkerPool, WorkerPoolExecutor, workersAvailable } from './worker-pool';
 
 export { measureRecall, type RecallOptions, type RecallReport } from './recall';
 export type { DistanceMetric, Hit, RowBitset, SearchOptions, SearchStats, VectorColumn } from './types';

@@ -1,0 +1,48 @@
+// Worker thread of the vector engine: holds its own kernel instances on the shared segment memories and runs
+// search tasks or index jobs posted by worker-pool.ts, one at a time, replying with plain results.
+import { parentPort, workerData } from 'node:worker_threads';
+import { runTask } from './executor';
+import { runIndexJob } from './index-build';
+import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
+
+const { slot } = workerData as WorkerInit;
+const segments = new Map<number, SegmentRuntime>();
+
+function lookup(seg: number): SegmentRuntime {
+  const rt = segments.get(seg);
+  if (!rt) throw new Error(`vector engine worker: unknown segment ${seg}`);
+  return rt;
+}
+
+function reply(message: FromWorker): void {
+  parentPort?.postMessage(message);
+}
+
+parentPort?.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'segment':
+      segments.set(message.id, segmentRuntime(message.memory, message.layout));
+      return;
+    case 'drop':
+      segments.delete(message.id);
+      return;
+    case 'run':
+      try {
+        const { task } = message;
+        const result = task.kind === 'index' ? runIndexJob(task, lookup, slot) : runTask(task, lookup, slot);
+        reply({ type: 'done', job: message.job, result });
+      } catch (error) {
+        reply({
+          type: 'failed',
+          job: message.job,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+      return;
+    default: {
+      const unknown: never = message;
+      throw new Error(`vector engine worker: unknown message ${JSON.stringify(unknown)}`);
+    }
+  }
+});

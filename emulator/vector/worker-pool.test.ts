@@ -1,0 +1,82 @@
+// Runs the engine on real worker threads: the bundled dist/vector-engine.worker.js (built by the vitest globalSetup).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVectorColumn } from './index';
+import { measureRecall } from './recall';
+import { bitsetOf, clusteredVectors, randomVectors, referenceTopK, row } from './synthetic';
+import { WorkerPoolExecutor } from './worker-pool';
+
+const workerUrl = new URL('../../dist/vector-engine.worker.js', import.meta.url);
+
+describe('worker pool executor', () => {
+  let pool: WorkerPoolExecutor;
+  beforeAll(() => {
+    pool = new WorkerPoolExecutor({ workers: 2, workerUrl });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('splits exact scans across workers and returns the same rows as brute force', async () => {
+    const dims = 96;
+    const n = 30_000;
+    const data = randomVectors(n, dims, 1);
+    const c = createVectorColumn({ dims, metric: 'cosine_distance', threads: pool });
+    c.append(data);
+    const dead = bitsetOf([0, 1, 2, 29_999], n);
+    for (let i = 0; i < 5; i++) {
+      const q = randomVectors(1, dims, 50 + i);
+      const { hits, stats } = await c.scan(q, { from: 1000, to: n }, { k: 10, dead });
+      expect(hits.map((h) => h.row)).toEqual(
+        referenceTopK(data, dims, q, 'cosine_distance', 10, 1000, n, dead).map((h) => h.row),
+      );
+      expect(stats.exhaustiveRows).toBe(n - 1000);
+    }
+    await c.close();
+  });
+
+  it('indexes on the index worker and reaches recall >= 0.9 on clustered and random data', async () => {
+    for (const make of [clusteredVectors, randomVectors]) {
+      const dims = 128;
+      const n = 40_000;
+      const data = make(n, dims, 3);
+      const c = createVectorColumn({ dims, metric: 'euclidean_squared', threads: pool });
+      c.append(data);
+      await c.indexTo(n);
+      const fresh = make(30, dims, 8);
+      const report = await measureRecall(c, {
+        queries: Array.from({ length: 30 }, (_, i) => row(fresh, dims, i)),
+      });
+      expect(report.avgRecall).toBeGreaterThanOrEqual(0.9);
+      await c.close();
+    }
+  });
+
+  it('queries during indexTo see the old or the new index, never a partial one', async () => {
+    const dims = 32;
+    const n = 60_000;
+    const data = clusteredVectors(n, dims, 5);
+    const c = createVectorColumn({ dims, metric: 'cosine_distance', threads: pool });
+    c.append(data);
+    await c.indexTo(10_000);
+    const q = row(data, dims, 45_000);
+    const build = c.indexTo(n);
+    const seen = new Set<number>();
+    let done = false;
+    void build.then(() => {
+      done = true;
+    });
+    // Bounded: at most 2000 queries while the build runs.
+    for (let i = 0; i < 2000 && !done; i++) {
+      const before = c.indexedRows;
+      const { hits } = await c.ann(q, { k: 5 });
+      seen.add(before);
+      for (const h of hits) expect(h.row).toBeLessThan(Math.max(before, c.indexedRows));
+      expect([10_000, n]).toContain(c.indexedRows);
+    }
+    await build;
+    expect(c.indexedRows).toBe(n);
+    expect(seen.has(10_000)).toBe(true);
+    expect((await c.ann(q, { k: 1 })).hits[0].row).toBe(45_000);
+    await c.close();
+  });
+});

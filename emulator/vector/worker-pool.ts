@@ -1,0 +1,167 @@
+// The executor that runs searches on scan workers in parallel and index jobs on a dedicated index worker, all
+// sharing the segments' memories with the request thread (no copies). Slots: 0 = request thread, 1..W = scan
+// workers, W + 1 = index worker. Idle workers are unref'd so they never keep the process alive.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../../runner/worker-url';
+import { type Executor, runTask, type SearchTask } from './executor';
+import type { SegmentLayout } from './layout';
+import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import type { IndexJob, IndexResult, TaskResult } from './tasks';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
+
+interface Pending {
+  resolve: (value: TaskResult | IndexResult) => void;
+  reject: (error: Error) => void;
+}
+
+/** One worker thread and the jobs it still owes an answer for. */
+class EngineWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private failure: Error | undefined;
+
+  constructor(url: URL, slot: number) {
+    const init: WorkerInit = { slot };
+    this.worker = new Worker(url, { workerData: init });
+    this.worker.unref();
+    this.worker.on('message', (m: FromWorker) => this.settle(m));
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) => this.fail(new Error(`vector engine worker exited with code ${code}`)));
+  }
+
+  post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+
+  run(job: number, task: SearchTask | IndexJob): Promise<TaskResult | IndexResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(job, { resolve, reject });
+      this.post({ type: 'run', job, task });
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.failure ??= new Error('vector engine: worker pool closed');
+    return this.worker.terminate();
+  }
+
+  private settle(m: FromWorker): void {
+    const p = this.pending.get(m.job);
+    if (!p) return;
+    this.pending.delete(m.job);
+    if (this.pending.size === 0) this.worker.unref();
+    if (m.type === 'done') p.resolve(m.result);
+    else p.reject(new Error(`vector engine worker: ${m.message}`));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const p of this.pending.values()) p.reject(this.failure);
+    this.pending.clear();
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** Scan workers. @default min(availableParallelism(), 8) */
+  workers?: number;
+  /** The bundled worker entry. @default dist/vector-engine.worker.js beside the running bundle */
+  workerUrl?: URL;
+}
+
+export class WorkerPoolExecutor implements Executor {
+  readonly slots: number;
+  readonly parallelism: number;
+  private readonly scan: EngineWorker[];
+  private readonly indexer: EngineWorker;
+  private readonly segments = new Map<number, SegmentRuntime>();
+  private nextSegment = 1;
+  private nextJob = 1;
+  private nextWorker = 0;
+  private users = 0;
+  private closed = false;
+
+  constructor(options: WorkerPoolOptions = {}) {
+    const workers = options.workers ?? Math.min(availableParallelism(), 8);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new RangeError(`vector engine: workers must be a positive integer, got ${workers}`);
+    const url = options.workerUrl ?? workerUrl('vector-engine.worker');
+    this.parallelism = workers;
+    this.slots = workers + 2;
+    this.scan = Array.from({ length: workers }, (_, i) => new EngineWorker(url, i + 1));
+    this.indexer = new EngineWorker(url, workers + 1);
+  }
+
+  /** Counts a column that uses this pool (see release). */
+  acquire(): this {
+    this.users++;
+    return this;
+  }
+
+  addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number {
+    const id = this.nextSegment++;
+    this.segments.set(id, segmentRuntime(memory, layout));
+    for (const w of [...this.scan, this.indexer]) w.post({ type: 'segment', id, memory, layout });
+    return id;
+  }
+
+  runtime(seg: number): SegmentRuntime {
+    const rt = this.segments.get(seg);
+    if (!rt) throw new Error(`vector engine: unknown segment ${seg}`);
+    return rt;
+  }
+
+  dropSegment(seg: number): void {
+    this.segments.delete(seg);
+    if (!this.closed) for (const w of [...this.scan, this.indexer]) w.post({ type: 'drop', id: seg });
+  }
+
+  run(tasks: SearchTask[]): Promise<TaskResult[]> {
+    // Rotate the first worker so concurrent searches with fewer tasks than workers spread out.
+    const first = this.nextWorker++;
+    return Promise.all(
+      tasks.map(
+        (t, i) => this.scan[(first + i) % this.scan.length].run(this.nextJob++, t) as Promise<TaskResult>,
+      ),
+    );
+  }
+
+  runHere(task: SearchTask): TaskResult {
+    return runTask(task, (seg) => this.runtime(seg), 0);
+  }
+
+  index(job: IndexJob): Promise<IndexResult> {
+    return this.indexer.run(this.nextJob++, job) as Promise<IndexResult>;
+  }
+
+  /** A column is done with the pool; the last one out stops the shared pool (other pools belong to their creator). */
+  async release(): Promise<void> {
+    if (this.users === 0) return;
+    this.users--;
+    if (this.users === 0 && shared === this) await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.scan, this.indexer].map((w) => w.terminate()));
+    if (shared === this) shared = undefined;
+  }
+}
+
+let shared: WorkerPoolExecutor | undefined;
+
+/** Whether the bundled worker entry exists (it does when running from dist/, not when vitest runs the TS sources). */
+export function workersAvailable(): boolean {
+  return existsSync(fileURLToPath(workerUrl('vector-engine.worker')));
+}
+
+/** The process-wide pool every column shares by default (created on first use, stopped with its last column). */
+export function sharedWorkerPool(): WorkerPoolExecutor {
+  shared ??= new WorkerPoolExecutor();
+  return shared.acquire();
+}

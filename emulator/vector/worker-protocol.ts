@@ -1,0 +1,18 @@
+// Messages between the request thread and the engine's worker threads (vector-engine.worker.ts).
+import type { SearchTask } from './executor';
+import type { SegmentLayout } from './layout';
+import type { IndexJob, IndexResult, TaskResult } from './tasks';
+
+/** workerData of every engine worker: its scratch slot in each segment. */
+export interface WorkerInit {
+  slot: number;
+}
+
+export type ToWorker =
+  | { type: 'segment'; id: number; memory: WebAssembly.Memory; layout: SegmentLayout }
+  | { type: 'drop'; id: number }
+  | { type: 'run'; job: number; task: SearchTask | IndexJob };
+
+export type FromWorker =
+  | { type: 'done'; job: number; result: TaskResult | IndexResult }
+  | { type: 'failed'; job: number; message: string };
