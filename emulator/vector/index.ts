@@ -6,21 +6,34 @@ import { sharedWorkerPool, WorkerPoolExecutor, workersAvailable } from './worker
 
 export { measureRecall, type RecallOptions, type RecallReport } from './recall';
 export type { DistanceMetric, Hit, RowBitset, SearchOptions, SearchStats, VectorColumn } from './types';
+export type { WorkerPoolOptions } from './worker-pool';
+export { WorkerPoolExecutor };
 
 export interface VectorColumnOptions {
   dims: number;
   metric: DistanceMetric;
   /**
-   * Where scans and index builds run. 'in-thread': synchronously on the calling thread (deterministic; tests).
-   * @default 'in-thread'
+   * Where scans and index builds run:
+   * - 'workers': the process-wide worker pool (scan workers + an index worker), shared by all columns and
+   *   stopped when the last of them is closed;
+   * - 'in-thread': synchronously on the calling thread (deterministic; unit tests);
+   * - 'auto': 'workers' when the bundled worker entry exists (running from dist/), else 'in-thread';
+   * - a WorkerPoolExecutor of your own (tests, benchmarks); you close it.
+   * @default 'auto'
    */
-  threads?: 'in-thread' | Executor;
+  threads?: 'auto' | 'workers' | 'in-thread' | Executor;
+}
+
+function executorFor(threads: VectorColumnOptions['threads'] = 'auto'): Executor {
+  if (typeof threads === 'object') return threads;
+  if (threads === 'workers' || (threads === 'auto' && workersAvailable())) return sharedWorkerPool();
+  return new InThreadExecutor();
 }
 
 export function createVectorColumn(options: VectorColumnOptions): VectorColumn {
-  const executor =
-    options.threads === undefined || options.threads === 'in-thread'
-      ? new InThreadExecutor()
-      : options.threads;
-  return new SegmentedColumn({ dims: options.dims, metric: options.metric, executor });
+  return new SegmentedColumn({
+    dims: options.dims,
+    metric: options.metric,
+    executor: executorFor(options.threads),
+  });
 }
