@@ -234,7 +234,7 @@ export class RequestFlow {
       tlsCipherSuite: reply.tlsCipherSuite,
       error,
       errorCode,
-      request: this.requestInfo(),
+      request: () => this.requestInfo(),
     });
     if (error) {
       this.ctx.host.log('warn', 'Request Failed', { error });

@@ -26,7 +26,7 @@ function init(over: Partial<ResponseInit> = {}): ResponseInit {
     tlsCipherSuite: '',
     error: '',
     errorCode: 0,
-    request: { method: 'GET', url: 'http://h/', headers: {}, body: '', cookies: {} },
+    request: () => ({ method: 'GET', url: 'http://h/', headers: {}, body: '', cookies: {} }),
     ...over,
   };
 }

@@ -71,7 +71,8 @@ export interface ResponseInit {
   tlsCipherSuite: string;
   error: string;
   errorCode: number;
-  request: RequestInfo;
+  /** Built on first read of res.request: most scripts never look at it. */
+  request: () => RequestInfo;
 }
 
 const NULL_BODY_MESSAGE =
@@ -100,7 +101,7 @@ export class Response {
   };
   error: string;
   error_code: number;
-  request: RequestInfo;
+  #request: RequestInfo | (() => RequestInfo);
   #parsed: { body: unknown; value: unknown } | undefined;
 
   constructor(init: ResponseInit) {
@@ -126,7 +127,21 @@ export class Response {
     };
     this.error = init.error;
     this.error_code = init.errorCode || statusErrorCode(init.status);
-    this.request = init.request;
+    this.#request = init.request;
+  }
+
+  get request(): RequestInfo {
+    if (typeof this.#request === 'function') this.#request = this.#request();
+    return this.#request;
+  }
+
+  set request(value: RequestInfo) {
+    this.#request = value;
+  }
+
+  /** JSON.stringify(res) shows `request` like k6 does, although it is a lazy accessor here. */
+  toJSON(): Record<string, unknown> {
+    return { ...(this as object), request: this.request };
   }
 
   /** Parses the body as JSON (cached per body); with a selector, returns the GJSON path's value or undefined. */

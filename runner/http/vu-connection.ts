@@ -90,10 +90,10 @@ export class VuConnection {
 
   private reply(request: RequestMessage, reply: ReplyMessage): void {
     if (!this.inFlight.delete(request.id)) return;
-    const transfer = reply.body.slice();
+    let transfer = reply.body;
     if (request.body && (reply.status === 307 || reply.status === 308)) {
       reply.requestBody = request.body;
-      transfer.push(request.body);
+      transfer = [...reply.body, request.body];
     }
     this.port.postMessage(reply, transfer);
     if (request.wake && this.signal) {

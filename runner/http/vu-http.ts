@@ -8,7 +8,7 @@ import { IoChannel } from './io-channel';
 import { encodeBody } from './request-body';
 import { type FlowContext, RequestFlow } from './request-flow';
 import { normaliseParams, RequestParamsError } from './request-params';
-import { HttpURL, InvalidUrlError, resolveTarget } from './request-url';
+import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './request-url';
 import { Response } from './response';
 import { compress } from './response-body';
 
@@ -46,6 +46,8 @@ export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
   readonly systemTags: ReadonlySet<string>;
   private callback: ExpectedStatuses | null = DEFAULT_EXPECTED;
+  /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
+  private readonly targets = new Map<string, RequestTarget>();
   private channel: IoChannel | undefined;
 
   constructor(readonly host: ModuleHost) {
@@ -180,7 +182,7 @@ export class VuHttp implements FlowContext {
     const throwing = (params as { throw?: unknown } | null | undefined)?.throw ?? options.throw;
     try {
       const normalised = normaliseParams(params, options);
-      const target = resolveTarget(url);
+      const target = this.target(url);
       const warn = (message: string) => this.host.log('warn', message);
       const encoded = encodeBody(body, warn);
       if (normalised.compression.length > 0 && encoded.bytes) {
@@ -206,6 +208,17 @@ export class VuHttp implements FlowContext {
       if (throwing === true) throw err;
       return failedResponse(method, String(url), err.message, code);
     }
+  }
+
+  private target(url: unknown): RequestTarget {
+    const key = url instanceof HttpURL ? `${url.url}\u0000${url.name}` : String(url);
+    let target = this.targets.get(key);
+    if (!target) {
+      target = resolveTarget(url);
+      if (this.targets.size >= 1024) this.targets.clear();
+      this.targets.set(key, target);
+    }
+    return target;
   }
 
   private io(): IoChannel {
@@ -248,6 +261,6 @@ function failedResponse(method: string, url: string, error: string, errorCode: n
     tlsCipherSuite: '',
     error,
     errorCode,
-    request: { method, url, headers: {}, body: '', cookies: {} },
+    request: () => ({ method, url, headers: {}, body: '', cookies: {} }),
   });
 }
