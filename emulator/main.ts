@@ -1,5 +1,48 @@
-// `bench emulator`: flags -> config -> listen; prints the base URL; clean shutdown on signals. (Stub until it lands.)
-export async function main(_argv: string[]): Promise<number> {
-  process.stderr.write('bench emulator: not built yet (issue 4).\n');
-  return 2;
+// `bench emulator`: flags -> config -> listen; prints the base URL; clean shutdown on signals.
+import { ConfigError, isLoopbackHost, parseFlags, USAGE } from './config';
+import { startEmulator } from './server';
+import { createVectorColumn } from './vector/index';
+
+/** Exit status for bad flags (as for every bench command). */
+const EXIT_USAGE = 2;
+
+export async function main(argv: string[]): Promise<number> {
+  let config: ReturnType<typeof parseFlags>;
+  try {
+    config = parseFlags(argv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`bench emulator: ${error.message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (config === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!isLoopbackHost(config.host))
+    process.stderr.write(
+      `bench emulator: WARNING: listening on ${config.host}; anyone who can reach it can read and write namespaces${config.apiKey ? '' : ' (no --api-key set)'}\n`,
+    );
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator(config, (spec) => createVectorColumn(spec));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is in use; pick another with --port (0 = any free port)`
+        : code === 'EACCES'
+          ? `no permission to listen on ${config.host}:${config.port}`
+          : (error as Error).message;
+    process.stderr.write(`bench emulator: cannot start: ${reason}\n`);
+    return 1;
+  }
+  process.stdout.write(`${emulator.url}\n`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  process.stderr.write(`bench emulator: ${signal}, shutting down\n`);
+  await emulator.close();
+  return 0;
 }

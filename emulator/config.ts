@@ -1,0 +1,142 @@
+// The emulator's settings: defaults with units, the `bench emulator` flags that set them, and their checks.
+import { parseArgs } from 'node:util';
+import { parseSize } from '../lib/sizes';
+
+export interface EmulatorConfig {
+  /** Interface to bind. Loopback unless `allowRemote`. @default '127.0.0.1' */
+  host: string;
+  /** TCP port; 0 picks a free one. @default 8787 */
+  port: number;
+  /** Where the write-ahead logs live; null keeps everything in memory (lost on exit). @default null */
+  dataDir: string | null;
+  /** Unindexed bytes above which writes get 429 and strong queries are refused. @default 2 GiB */
+  backlogLimitBytes: number;
+  /** How much of the unindexed tail an eventual query scans at most. @default 128 MiB */
+  eventualTailLimitBytes: number;
+  /** Indexing pace in logical bytes per second; Infinity = as fast as the vector engine goes. @default Infinity */
+  indexBytesPerSecond: number;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`; otherwise any token is accepted. */
+  apiKey: string | null;
+  /** Permit binding a non-loopback interface (prints a warning). @default false */
+  allowRemote: boolean;
+  /** Request bodies above this get 413 (turbopuffer: 512 MB per write). @default 512 MiB */
+  maxBodyBytes: number;
+  /** Query slots per namespace (kNN takes 2, aggregations 4). @default 16 */
+  querySlots: number;
+  /** How long a query waits for slots before 429. @default 800 ms */
+  queryWaitMs: number;
+}
+
+export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
+  host: '127.0.0.1',
+  port: 8787,
+  dataDir: null,
+  backlogLimitBytes: 2 * 2 ** 30, // 2 GiB: the stricter reading of the documented "2 GB"
+  eventualTailLimitBytes: 128 * 2 ** 20, // 128 MiB
+  indexBytesPerSecond: Number.POSITIVE_INFINITY, // bytes/s
+  apiKey: null,
+  allowRemote: false,
+  maxBodyBytes: 512 * 2 ** 20, // 512 MiB
+  querySlots: 16,
+  queryWaitMs: 800, // ms
+};
+
+export const USAGE = `Usage: bench emulator [flags]
+
+Starts a local turbopuffer-compatible server and prints its base URL (http://HOST:PORT) on one line.
+
+Flags:
+  --host HOST                    interface to bind (default 127.0.0.1; loopback only unless --allow-remote)
+  --port PORT                    TCP port, 0 for a free one (default 8787)
+  --data-dir DIR                 keep write-ahead logs in DIR: acknowledged writes survive a crash (default: memory)
+  --backlog-limit SIZE           unindexed bytes above which writes and strong queries get 429 (default 2GiB)
+  --eventual-tail-limit SIZE     unindexed bytes an eventual query scans at most (default 128MiB)
+  --index-throughput RATE        indexing pace, SIZE per second (e.g. 32MiB or 32MiB/s) or unlimited (default)
+  --api-key KEY                  require "Authorization: Bearer KEY" (default: any token is accepted)
+  --allow-remote                 allow a non-loopback --host (everyone who can reach it can write)
+  -h, --help                     show this help
+`;
+
+/** A flag problem: the CLI prints it with the usage and exits 2 before listening. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** True for addresses that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+function sizeFlag(flag: string, value: string): number {
+  try {
+    return parseSize(value);
+  } catch (error) {
+    throw new ConfigError(`--${flag}: ${(error as Error).message}`);
+  }
+}
+
+/** Parses "32MiB", "32MiB/s", "32MiB per second" or "unlimited" into bytes per second. */
+export function parseThroughput(value: string): number {
+  const text = value.trim();
+  if (/^(unlimited|inf|infinity)$/i.test(text)) return Number.POSITIVE_INFINITY;
+  const size = text.replace(/\s*(\/\s*s|\/\s*sec|per\s*second|ps)$/i, '');
+  const bytes = sizeFlag('index-throughput', size);
+  if (bytes <= 0)
+    throw new ConfigError(`--index-throughput: must be above 0 (or "unlimited"), got "${value}"`);
+  return bytes;
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new ConfigError(`--port: expected a whole number from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+/** `bench emulator` flags -> config, or 'help'. Throws ConfigError naming the flag on bad input. */
+export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  const config: EmulatorConfig = { ...DEFAULT_CONFIG };
+  if (v.host !== undefined) config.host = v.host;
+  if (v.port !== undefined) config.port = parsePort(v.port);
+  if (v['data-dir'] !== undefined) {
+    if (v['data-dir'].trim() === '') throw new ConfigError('--data-dir: expected a directory path');
+    config.dataDir = v['data-dir'];
+  }
+  if (v['backlog-limit'] !== undefined)
+    config.backlogLimitBytes = sizeFlag('backlog-limit', v['backlog-limit']);
+  if (v['eventual-tail-limit'] !== undefined)
+    config.eventualTailLimitBytes = sizeFlag('eventual-tail-limit', v['eventual-tail-limit']);
+  if (v['index-throughput'] !== undefined)
+    config.indexBytesPerSecond = parseThroughput(v['index-throughput']);
+  if (v['api-key'] !== undefined) {
+    if (v['api-key'] === '') throw new ConfigError('--api-key: expected a non-empty key');
+    config.apiKey = v['api-key'];
+  }
+  config.allowRemote = v['allow-remote'] === true;
+  if (!config.allowRemote && !isLoopbackHost(config.host))
+    throw new ConfigError(
+      `--host ${config.host} is not a loopback address: the emulator accepts writes from anyone who can reach it. ` +
+        'Use 127.0.0.1 (default), or add --allow-remote if you really mean it.',
+    );
+  return config;
+}
+
+const OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'backlog-limit': { type: 'string' },
+  'eventual-tail-limit': { type: 'string' },
+  'index-throughput': { type: 'string' },
+  'api-key': { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;

@@ -1,0 +1,205 @@
+// Filter JSON (["attr", "Op", value], ["And", [...]], ["Or", [...]], ["Not", f]) -> a typed tree, checked against the
+// namespace schema. Every problem is a 400 that names the attribute and the operator.
+import { badRequest } from '../api-error';
+import { materialize } from '../wire/json-body';
+import type { AttributeSpec, AttributeType, IdType, ScalarType } from '../wire/schema';
+import { typeName } from '../wire/schema';
+import type { StoredScalar, StoredValue } from '../wire/values';
+import { normalizeScalar } from '../wire/values';
+
+export const COMPARE_OPS = ['Lt', 'Lte', 'Gt', 'Gte'] as const;
+export const ANY_COMPARE_OPS = ['AnyLt', 'AnyLte', 'AnyGt', 'AnyGte'] as const;
+export const GLOB_OPS = ['Glob', 'NotGlob', 'IGlob', 'NotIGlob'] as const;
+const LEAF_OPS = [
+  'Eq',
+  'NotEq',
+  'In',
+  'NotIn',
+  ...COMPARE_OPS,
+  'Contains',
+  'NotContains',
+  'ContainsAny',
+  'NotContainsAny',
+  ...ANY_COMPARE_OPS,
+  ...GLOB_OPS,
+  'Regex',
+] as const;
+/** Operators turbopuffer has that need full-text or fuzzy indexes the emulator does not build. */
+const UNSUPPORTED_OPS = ['Fuzzy', 'ContainsAllTokens', 'ContainsAnyToken', 'ContainsTokenSequence'];
+
+export type LeafOp = (typeof LEAF_OPS)[number];
+
+/** The value a leaf compares with: fixed, or the incoming document's attribute in a conditional write. */
+export type Operand = { kind: 'value'; value: StoredValue } | { kind: 'ref_new'; attr: string };
+
+export interface LeafNode {
+  op: LeafOp;
+  attr: string;
+  operand: Operand;
+  /** The attribute's type, or null when the namespace has never seen the attribute. */
+  type: AttributeType | null;
+}
+
+export type FilterNode =
+  | { op: 'And' | 'Or'; children: FilterNode[] }
+  | { op: 'Not'; child: FilterNode }
+  | LeafNode;
+
+export function isLeaf(node: FilterNode): node is LeafNode {
+  return node.op !== 'And' && node.op !== 'Or' && node.op !== 'Not';
+}
+
+export interface FilterSchema {
+  idType: IdType | null;
+  attribute(name: string): AttributeSpec | undefined;
+}
+
+/** Parses a filter. `field` names where it came from ("filters", "delete_by_filter"). */
+export function parseFilter(
+  raw: unknown,
+  schema: FilterSchema,
+  field: string,
+  allowRefNew = false,
+): FilterNode {
+  return parseNode(materialize(raw), schema, field, allowRefNew);
+}
+
+function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNew: boolean): FilterNode {
+  if (!Array.isArray(raw) || raw.length < 2)
+    throw badRequest(
+      `${field}: expected a filter such as ["attr", "Eq", value], ["And", [...]] or ["Not", filter]`,
+    );
+  const [head, second] = raw;
+  if (head === 'And' || head === 'Or') {
+    if (!Array.isArray(second) || raw.length !== 2)
+      throw badRequest(`${field}: ${head} expects a list of filters: ["${head}", [f1, f2, ...]]`);
+    return {
+      op: head,
+      children: second.map((child, i) => parseNode(child, schema, `${field}.${head}[${i}]`, allowRefNew)),
+    };
+  }
+  if (head === 'Not') {
+    if (raw.length !== 2) throw badRequest(`${field}: Not expects one filter: ["Not", filter]`);
+    return { op: 'Not', child: parseNode(second, schema, `${field}.Not`, allowRefNew) };
+  }
+  if (typeof head !== 'string')
+    throw badRequest(`${field}: the first element must be an attribute name or And/Or/Not`);
+  const attr = head;
+  const op = second;
+  if (typeof op !== 'string')
+    throw badRequest(`filter error in key \`${attr}\`: the operator must be a string`);
+  if (UNSUPPORTED_OPS.includes(op))
+    throw badRequest(
+      `filter error in key \`${attr}\`: ${op} needs a full-text or fuzzy index, which the emulator does not build`,
+    );
+  if (!(LEAF_OPS as readonly string[]).includes(op))
+    throw badRequest(
+      `filter error in key \`${attr}\`: unknown operator ${JSON.stringify(op)}; use one of ${LEAF_OPS.join(', ')}`,
+    );
+  if (raw.length !== 3)
+    throw badRequest(`filter error in key \`${attr}\`: ${op} expects ["${attr}", "${op}", value]`);
+  const type = attributeType(attr, schema);
+  return {
+    op: op as LeafOp,
+    attr,
+    type,
+    operand: parseOperand(attr, op as LeafOp, type, raw[2], allowRefNew),
+  };
+}
+
+function attributeType(attr: string, schema: FilterSchema): AttributeType | null {
+  if (attr === 'id') {
+    if (!schema.idType) return null;
+    const scalar: ScalarType = schema.idType === 'int' ? 'int' : schema.idType;
+    return { kind: 'scalar', scalar };
+  }
+  const spec = schema.attribute(attr);
+  if (!spec) return null; // never written: every document has null there
+  if (spec.type.kind === 'vector')
+    throw badRequest(`filter error in key \`${attr}\`: vector attributes cannot be filtered`);
+  if (!spec.filterable)
+    throw badRequest(
+      `filter error in key \`${attr}\`: attribute is not filterable (schema has "filterable": false)`,
+    );
+  return spec.type;
+}
+
+function expects(op: LeafOp, type: AttributeType | null): { list: boolean; scalar: ScalarType | null } {
+  const scalar = type && type.kind !== 'vector' ? type.scalar : null;
+  const list = op === 'In' || op === 'NotIn' || op === 'ContainsAny' || op === 'NotContainsAny';
+  return { list, scalar };
+}
+
+function parseOperand(
+  attr: string,
+  op: LeafOp,
+  type: AttributeType | null,
+  raw: unknown,
+  allowRefNew: boolean,
+): Operand {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw) && '$ref_new' in raw) {
+    const ref = (raw as Record<string, unknown>).$ref_new;
+    if (!allowRefNew)
+      throw badRequest(`filter error in key \`${attr}\`: $ref_new is only allowed in write conditions`);
+    if (typeof ref !== 'string')
+      throw badRequest(`filter error in key \`${attr}\`: $ref_new expects an attribute name`);
+    return { kind: 'ref_new', attr: ref };
+  }
+  const { list, scalar } = expects(op, type);
+  const wanted = scalar ? (list ? `[]${scalar}` : scalar) : list ? 'an array' : 'a value';
+  const fail = (): never => {
+    throw badRequest(
+      `filter error in key \`${attr}\`: type mismatch, ${op} expects ${wanted}, but got ${JSON.stringify(raw)?.slice(0, 60)}`,
+    );
+  };
+  const scalarValue = (v: unknown): StoredScalar => {
+    if (scalar === null) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+      return fail();
+    }
+    const stored = normalizeScalar(scalar, v);
+    if (stored === undefined) {
+      // Numbers compare across int, uint and float.
+      if ((scalar === 'int' || scalar === 'uint' || scalar === 'float') && typeof v === 'number') return v;
+      return fail();
+    }
+    return stored;
+  };
+  if (op === 'Glob' || op === 'NotGlob' || op === 'IGlob' || op === 'NotIGlob' || op === 'Regex') {
+    if (typeof raw !== 'string') fail();
+    if (type && !(type.kind !== 'vector' && type.scalar === 'string'))
+      throw badRequest(
+        `filter error in key \`${attr}\`: ${op} needs a string attribute, not ${typeName(type)}`,
+      );
+    if (op === 'Regex') {
+      try {
+        new RegExp(raw as string);
+      } catch (error) {
+        throw badRequest(
+          `filter error in key \`${attr}\`: invalid regular expression: ${(error as Error).message}`,
+        );
+      }
+    }
+    return { kind: 'value', value: raw as string };
+  }
+  if (list) {
+    if (!Array.isArray(raw)) return fail();
+    return { kind: 'value', value: raw.map(scalarValue) };
+  }
+  if (raw === null) {
+    if (op === 'Eq' || op === 'NotEq') return { kind: 'value', value: null };
+    return fail();
+  }
+  // Eq on an array attribute may compare whole arrays.
+  if (Array.isArray(raw) && (op === 'Eq' || op === 'NotEq') && type?.kind === 'array')
+    return { kind: 'value', value: raw.map(scalarValue) };
+  return { kind: 'value', value: scalarValue(raw) };
+}
+
+/** Attributes a filter reads (to know whether indexes cover it). */
+export function filterAttributes(node: FilterNode, out = new Set<string>()): Set<string> {
+  if (isLeaf(node)) out.add(node.attr);
+  else if (node.op === 'Not') filterAttributes(node.child, out);
+  else for (const child of node.children) filterAttributes(child, out);
+  return out;
+}

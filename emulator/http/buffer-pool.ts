@@ -1,0 +1,50 @@
+// Reusable large buffers for request bodies and decoded vectors. On this VM the first touch of fresh memory costs
+// ~3 ms per MB (vector-engine-measurements.md §0), so a 40 MB upsert into new memory would stall the event loop for
+// ~120 ms; reusing a buffer already faulted in costs ~1-3 ms.
+
+/** Requests below this use ordinary allocations: small buffers are cheap and pooling them only adds bookkeeping. */
+const MIN_POOLED_BYTES = 1 << 20; // 1 MiB
+
+export class BufferPool {
+  private readonly free: Buffer[] = [];
+  private pooledBytes = 0;
+
+  /** @param maxPooledBytes total capacity kept for reuse; larger releases are dropped to the GC. */
+  constructor(private readonly maxPooledBytes = 512 * 2 ** 20) {}
+
+  /**
+   * A buffer of exactly `size` bytes (a view of a possibly larger pooled one, 8-byte aligned so Float32Array views
+   * work). Give it back with release() once nothing refers to it.
+   */
+  acquire(size: number): Buffer {
+    if (size < MIN_POOLED_BYTES) return Buffer.allocUnsafeSlow(Math.max(size, 8)).subarray(0, size);
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const candidate = this.free[i];
+      if (candidate.length >= size && (best < 0 || candidate.length < this.free[best].length)) best = i;
+    }
+    if (best >= 0) {
+      const [buffer] = this.free.splice(best, 1);
+      this.pooledBytes -= buffer.length;
+      return buffer.subarray(0, size);
+    }
+    // Powers of two so that bodies of similar size share buffers.
+    const capacity = 2 ** Math.ceil(Math.log2(size));
+    return Buffer.allocUnsafeSlow(capacity).subarray(0, size);
+  }
+
+  /** Returns a buffer from acquire(). Views of one pooled buffer must be released once. */
+  release(view: Buffer): void {
+    const whole = Buffer.from(view.buffer, 0, view.buffer.byteLength);
+    if (whole.length < MIN_POOLED_BYTES || view.byteOffset !== 0) return;
+    if (this.pooledBytes + whole.length > this.maxPooledBytes) return;
+    if (this.free.some((b) => b.buffer === whole.buffer)) return;
+    this.free.push(whole);
+    this.pooledBytes += whole.length;
+  }
+
+  /** Bytes currently held for reuse (for tests and figures). */
+  get retainedBytes(): number {
+    return this.pooledBytes;
+  }
+}

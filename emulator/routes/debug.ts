@@ -1,0 +1,107 @@
+// Cache and recall endpoints: hint_cache_warm (202), the official benchmark's _debug/warm_cache and purge_cache
+// (accepted; the emulator's data is always in memory), and _debug/recall (ANN vs exact on sampled stored vectors).
+import { badRequest } from '../api-error';
+import { hasBit } from '../bitset';
+import { filterBitset } from '../filters/candidates';
+import { parseFilter } from '../filters/parse';
+import { planView } from '../query/plan';
+import { projectRow } from '../query/project';
+import { rankByVector } from '../query/rank';
+import { parseJsonBody } from '../wire/json-body';
+import type { Reply, RouteContext } from './context';
+
+export async function hintCacheWarmRoute(ctx: RouteContext): Promise<Reply> {
+  ctx.registry.require(ctx.params.ns);
+  return { status: 202, body: { status: 'ACCEPTED', message: 'cache warm hint accepted' } };
+}
+
+export async function cacheDebugRoute(ctx: RouteContext): Promise<Reply> {
+  ctx.registry.require(ctx.params.ns);
+  return { body: { status: 'OK' } };
+}
+
+/** A small deterministic generator so repeated recall calls sample the same rows. */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function recallRoute(ctx: RouteContext): Promise<Reply> {
+  const ns = ctx.registry.require(ctx.params.ns);
+  const raw = parseJsonBody(await ctx.body());
+  const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  const num = body.num ?? 25;
+  const topK = body.top_k ?? 10;
+  if (typeof num !== 'number' || !Number.isInteger(num) || num < 1 || num > 1000)
+    throw badRequest('num: expected a whole number from 1 to 1000');
+  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1 || topK > 10_000)
+    throw badRequest('top_k: expected a whole number from 1 to 10000');
+  const column = ns.schema.vectorColumns()[0];
+  const slot = column ? ns.vectors.get(column) : undefined;
+  const release = await ns.gate.acquire(2);
+  try {
+    const view = planView(ns, 'strong');
+    const allow =
+      body.filters === undefined || body.filters === null
+        ? undefined
+        : filterBitset(
+            parseFilter(
+              body.filters,
+              { idType: ns.schema.idType, attribute: (n) => ns.schema.attribute(n) },
+              'filters',
+            ),
+            {
+              rows: view.rows,
+              indexedRows: view.indexedRows,
+              dead: view.dead,
+              index: ns.attributeIndex,
+              source: { id: (row) => ns.store.rowIds[row], value: (a, row) => ns.store.value(a, row) },
+            },
+          );
+    if (!slot || !column) return { body: { avg_recall: 1, avg_exhaustive_count: 0, avg_ann_count: 0 } };
+    const live = [...ns.store.liveRows.values()].filter((r) => r < view.rows && !hasBit(slot.missing, r));
+    const random = seeded(live.length);
+    const sample: number[] = [];
+    for (let i = 0; i < num && live.length > 0; i++) sample.push(live[Math.floor(random() * live.length)]);
+    let recall = 0;
+    let annCount = 0;
+    let exactCount = 0;
+    const truth: Record<string, unknown>[] = [];
+    for (const row of sample) {
+      const vector = slot.column.get(row);
+      const ann = await rankByVector(ns, view, { kind: 'vector', mode: 'ann', column, vector }, topK, allow);
+      const exact = await rankByVector(
+        ns,
+        view,
+        { kind: 'vector', mode: 'knn', column, vector },
+        topK,
+        allow,
+      );
+      const expected = new Set(exact.hits.map((h) => h.row));
+      recall += expected.size === 0 ? 1 : ann.hits.filter((h) => expected.has(h.row)).length / expected.size;
+      annCount += ann.hits.length;
+      exactCount += exact.hits.length;
+      if (body.include_ground_truth === true)
+        truth.push({
+          query_vector: Array.from(vector),
+          nearest_neighbors: exact.hits.map((h) => projectRow(ns, h.row, [column], true, 'float', h.dist)),
+        });
+    }
+    const n = Math.max(1, sample.length);
+    const out: Record<string, unknown> = {
+      avg_recall: sample.length === 0 ? 1 : recall / n,
+      avg_exhaustive_count: exactCount / n,
+      avg_ann_count: annCount / n,
+    };
+    if (body.include_ground_truth === true) out.ground_truth = truth;
+    return { body: out };
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,26 @@
+// GET /v1/namespaces (prefix, cursor, page_size) and DELETE /v2/namespaces/:ns.
+import { badRequest } from '../api-error';
+import type { Reply, RouteContext } from './context';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export async function listRoute(ctx: RouteContext): Promise<Reply> {
+  const rawSize = ctx.query.get('page_size');
+  const pageSize = rawSize === null ? DEFAULT_PAGE_SIZE : Number(rawSize);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)
+    throw badRequest(
+      `page_size: expected a whole number from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(rawSize)}`,
+    );
+  const cursor = ctx.query.get('cursor') || null;
+  const { names, more } = ctx.registry.list(ctx.query.get('prefix') ?? '', cursor, pageSize);
+  const body: Record<string, unknown> = { namespaces: names.map((id) => ({ id })) };
+  // The cursor is the last name returned: the next page starts after it.
+  if (more) body.next_cursor = names[names.length - 1];
+  return { body };
+}
+
+export async function deleteRoute(ctx: RouteContext): Promise<Reply> {
+  await ctx.registry.delete(ctx.params.ns);
+  return { body: { status: 'OK' } };
+}

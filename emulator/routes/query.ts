@@ -1,0 +1,36 @@
+// POST /v2/namespaces/:ns/query (single and multi-query) and POST /v2/namespaces/:ns/explain_query.
+import { executeQuery } from '../query/execute';
+import { parseJsonBody } from '../wire/json-body';
+import { parseQueryRequest, type QueryRequest } from '../wire/query-request';
+import type { Reply, RouteContext } from './context';
+
+export async function queryRoute(ctx: RouteContext): Promise<Reply> {
+  const ns = ctx.registry.require(ctx.params.ns);
+  const request = parseQueryRequest(parseJsonBody(await ctx.body()));
+  return { body: await executeQuery(ns, request, ctx.startedAt) };
+}
+
+function describe(req: QueryRequest): string {
+  const lines = [`consistency: ${req.consistency}`];
+  req.queries.forEach((q, i) => {
+    const rank = q.rankBy
+      ? q.rankBy.kind === 'vector'
+        ? `${q.rankBy.mode === 'ann' ? 'ANN index + exhaustive scan of the unindexed tail' : 'exhaustive kNN scan'} on ${q.rankBy.column}`
+        : `order by ${q.rankBy.keys.map((k) => `${k.attr} ${k.desc ? 'desc' : 'asc'}`).join(', ')}`
+      : q.aggregates
+        ? `aggregate ${q.aggregates.map((a) => a.label).join(', ')}${q.groupBy ? ` grouped by ${q.groupBy.map((g) => g.attr).join(', ')}` : ''}`
+        : 'lookup in id order';
+    const filter =
+      q.filters === undefined
+        ? 'no filter'
+        : 'filter: attribute postings for indexed rows, row checks for the tail';
+    lines.push(`query ${i}: ${rank}; ${filter}; top ${q.topK ?? 10}`);
+  });
+  return lines.join('\n');
+}
+
+export async function explainRoute(ctx: RouteContext): Promise<Reply> {
+  ctx.registry.require(ctx.params.ns);
+  const request = parseQueryRequest(parseJsonBody(await ctx.body()));
+  return { body: { plan_text: describe(request) } };
+}

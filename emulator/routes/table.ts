@@ -1,0 +1,65 @@
+// Every route the emulator serves: method, path pattern, handler. The only list of endpoints.
+import type { Handler } from './context';
+import { cacheDebugRoute, hintCacheWarmRoute, recallRoute } from './debug';
+import { metadataRoute, patchMetadataRoute } from './metadata';
+import { deleteRoute, listRoute } from './namespaces';
+import { explainRoute, queryRoute } from './query';
+import { getSchemaRoute, updateSchemaRoute } from './schema';
+import { writeRoute } from './write';
+
+export interface Route {
+  method: string;
+  /** Segments; ":ns" captures the namespace name. */
+  path: string;
+  handler: Handler;
+  /** Reads a request body. */
+  body: boolean;
+}
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/v2/namespaces/:ns', handler: writeRoute, body: true },
+  { method: 'DELETE', path: '/v2/namespaces/:ns', handler: deleteRoute, body: false },
+  { method: 'POST', path: '/v2/namespaces/:ns/query', handler: queryRoute, body: true },
+  { method: 'POST', path: '/v2/namespaces/:ns/explain_query', handler: explainRoute, body: true },
+  { method: 'GET', path: '/v2/namespaces/:ns/metadata', handler: metadataRoute, body: false },
+  { method: 'GET', path: '/v1/namespaces/:ns/metadata', handler: metadataRoute, body: false },
+  { method: 'PATCH', path: '/v1/namespaces/:ns/metadata', handler: patchMetadataRoute, body: true },
+  { method: 'GET', path: '/v1/namespaces', handler: listRoute, body: false },
+  { method: 'GET', path: '/v1/namespaces/:ns/schema', handler: getSchemaRoute, body: false },
+  { method: 'POST', path: '/v1/namespaces/:ns/schema', handler: updateSchemaRoute, body: true },
+  { method: 'GET', path: '/v1/namespaces/:ns/hint_cache_warm', handler: hintCacheWarmRoute, body: false },
+  { method: 'POST', path: '/v1/namespaces/:ns/_debug/recall', handler: recallRoute, body: true },
+  // The official benchmark calls these with GET; other methods are tolerated.
+  { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: cacheDebugRoute, body: true },
+  { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute, body: true },
+];
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/** The route for a method and path; `allowed` lists methods when only the method is wrong. */
+export function matchRoute(method: string, pathname: string): Match | { allowed: string[] } | null {
+  const parts = pathname.split('/').filter((p, i) => i === 0 || p !== '');
+  const allowed: string[] = [];
+  for (const route of ROUTES) {
+    const pattern = route.path.split('/');
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < pattern.length && ok; i++) {
+      if (pattern[i].startsWith(':')) {
+        try {
+          params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+        } catch {
+          ok = false;
+        }
+      } else ok = pattern[i] === parts[i];
+    }
+    if (!ok) continue;
+    if (route.method === '*' || route.method === method) return { route, params };
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { allowed } : null;
+}

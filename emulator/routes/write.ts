@@ -1,0 +1,58 @@
+// POST /v2/namespaces/:ns: upserts, patches, deletes, filter writes and schema changes, atomically.
+import { badRequest } from '../api-error';
+import type { Namespace, WriteResult } from '../namespace';
+import { elapsedMs } from '../performance';
+import { parseJsonBody } from '../wire/json-body';
+import type { FloatAllocator } from '../wire/vectors';
+import { parseWriteRequest, type WriteRequest } from '../wire/write-request';
+import type { Reply, RouteContext } from './context';
+import { copyDocuments } from './copy-from';
+
+function respond(req: WriteRequest, result: WriteResult, startedAt: number): Reply {
+  const body: Record<string, unknown> = {
+    status: 'OK',
+    message: 'OK',
+    rows_affected: result.upserted.length + result.patched.length + result.deleted.length,
+  };
+  if (req.upserts.length > 0 || req.copyFromNamespace) body.rows_upserted = result.upserted.length;
+  if (req.patches.length > 0 || req.patchByFilter) body.rows_patched = result.patched.length;
+  if (req.deletes.length > 0 || req.deleteByFilter !== undefined) body.rows_deleted = result.deleted.length;
+  if (req.deleteByFilter !== undefined || req.patchByFilter) body.rows_remaining = result.rowsRemaining;
+  if (req.returnAffectedIds) {
+    body.upserted_ids = result.upserted;
+    body.patched_ids = result.patched;
+    body.deleted_ids = result.deleted;
+  }
+  body.billing = { billable_logical_bytes_written: result.bytes };
+  body.performance = { server_total_ms: elapsedMs(startedAt) };
+  return { body };
+}
+
+/** A Float32Array allocator over the request's pool: decoded vectors reuse warm memory. */
+function pooledFloats(ctx: RouteContext): FloatAllocator {
+  return (floats) => {
+    const bytes = ctx.pool.acquire(floats * 4);
+    ctx.lease(bytes);
+    return new Float32Array(bytes.buffer, bytes.byteOffset, floats);
+  };
+}
+
+export async function writeRoute(ctx: RouteContext): Promise<Reply> {
+  const name = ctx.params.ns;
+  const body = await ctx.body();
+  const existing = ctx.registry.get(name);
+  const request = parseWriteRequest(parseJsonBody(body), {
+    vectorColumns: new Set(existing?.schema.vectorColumns() ?? []),
+    vectorDims: (column) => existing?.vectorDims(column) ?? null,
+    alloc: pooledFloats(ctx),
+  });
+  if (request.copyFromNamespace) {
+    const source = ctx.registry.require(request.copyFromNamespace);
+    const ns = await ctx.registry.getOrCreate(name);
+    return respond(request, await copyDocuments(source, ns), ctx.startedAt);
+  }
+  const ns: Namespace = await ctx.registry.getOrCreate(name);
+  if (Object.keys(request).length === 0) throw badRequest('request body: empty write');
+  const result = await ns.write(request, body);
+  return respond(request, result, ctx.startedAt);
+}

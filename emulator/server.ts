@@ -1,0 +1,140 @@
+// The HTTP listener: authentication, route dispatch, bodies, and the one place where errors become responses
+// (ApiError -> its status and the turbopuffer envelope; anything else -> a logged 500).
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, envelope } from './api-error';
+import type { EmulatorConfig } from './config';
+import { readBody } from './http/body';
+import { BufferPool } from './http/buffer-pool';
+import type { VectorColumnFactory } from './namespace';
+import { type Log, NamespaceRegistry } from './namespace-registry';
+import type { RouteContext } from './routes/context';
+import { matchRoute } from './routes/table';
+
+export interface RunningEmulator {
+  server: Server;
+  registry: NamespaceRegistry;
+  /** http://host:port */
+  url: string;
+  close(): Promise<void>;
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Compares the bearer token with the configured key without leaking timing; the key is never logged. */
+function authorized(req: IncomingMessage, apiKey: string | null): boolean {
+  if (apiKey === null) return true;
+  const header = req.headers.authorization ?? '';
+  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  const a = Buffer.from(token);
+  const b = Buffer.from(apiKey);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  registry: NamespaceRegistry,
+  pool: BufferPool,
+  log: Log,
+) {
+  const startedAt = performance.now();
+  const leases: Buffer[] = [];
+  try {
+    if (!authorized(req, registry.config.apiKey))
+      throw new ApiError(401, 'missing or wrong API key (Authorization: Bearer <key>)');
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const match = matchRoute(req.method ?? 'GET', url.pathname);
+    if (!match) throw new ApiError(404, `no such endpoint: ${req.method} ${url.pathname}`);
+    if ('allowed' in match)
+      throw new ApiError(
+        405,
+        `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}`,
+        {
+          allow: match.allowed.join(', '),
+        },
+      );
+    let body: Promise<Buffer> | null = null;
+    const ctx: RouteContext = {
+      params: match.params,
+      query: url.searchParams,
+      registry,
+      pool,
+      startedAt,
+      body: () => {
+        body ??= readBody(req, pool, registry.config.maxBodyBytes).then((b) => {
+          leases.push(b);
+          return b;
+        });
+        return body;
+      },
+      lease: (buffer) => leases.push(buffer),
+    };
+    const reply = await match.route.handler(ctx);
+    send(res, reply.status ?? 200, reply.body, reply.headers);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      // An unread oversize body: answer and close rather than drain up to 512 MB.
+      const headers = error.status === 413 ? { ...error.headers, connection: 'close' } : error.headers;
+      send(res, error.status, envelope(error.message), headers);
+    } else {
+      log(`500 on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+      send(res, 500, envelope(`internal error: ${(error as Error)?.message ?? String(error)}`));
+    }
+  } finally {
+    for (const buffer of leases) pool.release(buffer);
+    // Anything the handler did not read must not be parsed as the next request on this connection.
+    if (!req.complete) req.resume();
+  }
+}
+
+/** Starts the emulator; resolves once it listens. */
+export async function startEmulator(
+  config: EmulatorConfig,
+  createColumn: VectorColumnFactory,
+  log: Log = (line) => process.stderr.write(`bench emulator: ${line}\n`),
+): Promise<RunningEmulator> {
+  const registry = new NamespaceRegistry(config, createColumn, log);
+  await registry.recover();
+  const pool = new BufferPool();
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    void handle(req, res, registry, pool, log);
+  });
+  // Large writes take a while to arrive on a loaded machine; do not cut them off.
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    registry,
+    url: `http://${host}:${address.port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await registry.close();
+    },
+  };
+}

@@ -1,0 +1,296 @@
+// A query body (POST /v2/namespaces/:ns/query, single or multi-query) -> a typed query, or a 400 naming the field.
+// Filters stay raw JSON here: they are checked against the namespace's schema when the query runs.
+import { badRequest } from '../api-error';
+import { materialize, RawString } from './json-body';
+import { parseDistanceMetric } from './schema';
+import { vectorDims, writeVector } from './vectors';
+
+export type RankBy =
+  | { kind: 'vector'; mode: 'ann' | 'knn'; column: string; vector: Float32Array }
+  | { kind: 'order'; keys: { attr: string; desc: boolean }[] };
+
+export interface AggregateSpec {
+  label: string;
+  fn: 'Count' | 'Sum';
+  /** Count of an attribute counts non-null values; Sum needs one. */
+  attr: string | null;
+}
+
+export interface GroupKey {
+  /** Name in the result object. */
+  label: string;
+  attr: string;
+}
+
+export interface QuerySpec {
+  /** null: a lookup (matching documents by id) or an aggregation. */
+  rankBy: RankBy | null;
+  /** top_k / limit.total; null when the request gave none (rows default to 10, groups to 10,000). */
+  topK: number | null;
+  per: { attributes: string[]; limit: number } | null;
+  filters: unknown;
+  /** true: every attribute; a list: those (id is always returned). */
+  include: true | string[];
+  exclude: string[] | null;
+  aggregates: AggregateSpec[] | null;
+  groupBy: GroupKey[] | null;
+}
+
+export interface QueryRequest {
+  queries: QuerySpec[];
+  multi: boolean;
+  consistency: 'strong' | 'eventual';
+  vectorEncoding: 'float' | 'base64';
+}
+
+export const MAX_TOP_K = 10_000;
+export const DEFAULT_TOP_K = 10;
+export const MAX_SUB_QUERIES = 16;
+/** Aggregation groups turbopuffer returns at most. */
+export const MAX_GROUPS = 10_000;
+
+const QUERY_FIELDS = new Set([
+  'rank_by',
+  'top_k',
+  'limit',
+  'filters',
+  'include_attributes',
+  'exclude_attributes',
+  'aggregate_by',
+  'group_by',
+  'distance_metric',
+  'disable_cache',
+]);
+const ROOT_FIELDS = new Set(['consistency', 'vector_encoding', 'queries', 'rerank_by']);
+
+function queryVector(raw: unknown, field: string): Float32Array {
+  if (typeof raw === 'string' || raw instanceof RawString) {
+    const dims = vectorDims(raw, field) as number;
+    const out = new Float32Array(dims);
+    writeVector(raw, dims, out, 0, field);
+    return out;
+  }
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw badRequest(`${field}: expected a query vector (array of numbers)`);
+  if (Array.isArray(raw[0]))
+    throw badRequest(`${field}: multi-vector queries are not supported by the emulator`);
+  const out = new Float32Array(raw.length);
+  writeVector(raw, raw.length, out, 0, field);
+  return out;
+}
+
+function orderKey(raw: unknown, field: string): { attr: string; desc: boolean } | null {
+  if (
+    Array.isArray(raw) &&
+    raw.length === 2 &&
+    typeof raw[0] === 'string' &&
+    (raw[1] === 'asc' || raw[1] === 'desc')
+  )
+    return { attr: raw[0], desc: raw[1] === 'desc' };
+  if (Array.isArray(raw) && raw.length === 2 && typeof raw[0] === 'string' && typeof raw[1] === 'string')
+    throw badRequest(`${field}: unknown ordering ${JSON.stringify(raw[1])}; use "asc" or "desc"`);
+  return null;
+}
+
+export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw badRequest(`${field}: expected e.g. ["vector", "ANN", [...]] or ["attr", "asc"]`);
+  const single = orderKey(raw, field);
+  if (single) return { kind: 'order', keys: [single] };
+  if (raw.every((k) => Array.isArray(k))) {
+    const keys = raw.map((k, i) => orderKey(k, `${field}[${i}]`));
+    if (keys.every((k) => k !== null))
+      return { kind: 'order', keys: keys as { attr: string; desc: boolean }[] };
+  }
+  const [attr, fn, arg] = raw;
+  if (typeof attr === 'string' && (fn === 'ANN' || fn === 'kNN')) {
+    if (raw.length !== 3) throw badRequest(`${field}: ${fn} expects ["${attr}", "${fn}", [query vector]]`);
+    return {
+      kind: 'vector',
+      mode: fn === 'ANN' ? 'ann' : 'knn',
+      column: attr,
+      vector: queryVector(arg, `${field}[2]`),
+    };
+  }
+  const name =
+    typeof fn === 'string' ? fn : typeof attr === 'string' ? attr : JSON.stringify(raw).slice(0, 40);
+  if (
+    ['BM25', 'SparseKNN', 'Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'].includes(
+      String(name),
+    )
+  )
+    throw badRequest(
+      `${field}: ${name} ranking needs full-text or sparse indexes, which the emulator does not build`,
+    );
+  throw badRequest(`${field}: unknown ranking ${JSON.stringify(raw).slice(0, 80)}`);
+}
+
+function stringList(raw: unknown, field: string): string[] {
+  if (!Array.isArray(raw) || raw.some((x) => typeof x !== 'string'))
+    throw badRequest(`${field}: expected a list of attribute names`);
+  return raw as string[];
+}
+
+function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpec, 'topK' | 'per'> {
+  const { top_k: topK, limit } = body;
+  if (topK !== undefined && limit !== undefined) throw badRequest(`${field}: use top_k or limit, not both`);
+  const total = (value: unknown, name: string): number => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TOP_K)
+      throw badRequest(
+        `${name}: expected a whole number from 1 to ${MAX_TOP_K}, got ${JSON.stringify(value)}`,
+      );
+    return value;
+  };
+  if (topK !== undefined && topK !== null) return { topK: total(topK, `${field}top_k`), per: null };
+  if (limit === undefined || limit === null) return { topK: null, per: null };
+  if (typeof limit === 'number') return { topK: total(limit, `${field}limit`), per: null };
+  if (typeof limit !== 'object' || Array.isArray(limit))
+    throw badRequest(`${field}limit: expected a number or {"total": n}`);
+  const l = limit as Record<string, unknown>;
+  let per: QuerySpec['per'] = null;
+  if (l.per !== undefined && l.per !== null) {
+    const p = l.per as Record<string, unknown>;
+    per = {
+      attributes: stringList(p.attributes, `${field}limit.per.attributes`),
+      limit: total(p.limit, `${field}limit.per.limit`),
+    };
+  }
+  return { topK: total(l.total, `${field}limit.total`), per };
+}
+
+function parseAggregates(raw: unknown, field: string): AggregateSpec[] {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`${field}: expected {"label": ["Count"]}`);
+  return Object.entries(raw).map(([label, spec]) => {
+    if (Array.isArray(spec) && spec[0] === 'Count' && spec.length === 1)
+      return { label, fn: 'Count' as const, attr: null };
+    if (
+      Array.isArray(spec) &&
+      (spec[0] === 'Count' || spec[0] === 'Sum') &&
+      spec.length === 2 &&
+      typeof spec[1] === 'string'
+    )
+      return { label, fn: spec[0] as 'Count' | 'Sum', attr: spec[1] };
+    throw badRequest(`${field}.${label}: expected ["Count"], ["Count", "attr"] or ["Sum", "attr"]`);
+  });
+}
+
+function parseGroupBy(raw: unknown, field: string): GroupKey[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw badRequest(`${field}: expected a list of attribute names`);
+  return raw.map((key, i) => {
+    if (typeof key === 'string') return { label: key, attr: key };
+    if (key && typeof key === 'object' && !Array.isArray(key)) {
+      const [label, fn] = Object.entries(key)[0] ?? [];
+      if (Array.isArray(fn) && fn[0] === 'ForEachUnique' && typeof fn[1] === 'string')
+        return { label: label as string, attr: fn[1] };
+    }
+    throw badRequest(`${field}[${i}]: expected an attribute name or {"name": ["ForEachUnique", "attr"]}`);
+  });
+}
+
+function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: Set<string>): QuerySpec {
+  for (const key of Object.keys(body)) {
+    if (!allowed.has(key)) {
+      if (key === 'compute_attributes')
+        throw badRequest(`${prefix}compute_attributes: not supported by the emulator`);
+      throw badRequest(`${prefix}${key}: unknown field in a query`);
+    }
+  }
+  if (body.distance_metric !== undefined && body.distance_metric !== null)
+    parseDistanceMetric(body.distance_metric, `${prefix}distance_metric`);
+  const aggregates =
+    body.aggregate_by === undefined || body.aggregate_by === null
+      ? null
+      : parseAggregates(materialize(body.aggregate_by), `${prefix}aggregate_by`);
+  const groupBy =
+    body.group_by === undefined || body.group_by === null
+      ? null
+      : parseGroupBy(materialize(body.group_by), `${prefix}group_by`);
+  if (groupBy && !aggregates) throw badRequest(`${prefix}group_by: needs aggregate_by`);
+  if (aggregates && body.rank_by !== undefined && body.rank_by !== null)
+    throw badRequest(`${prefix}aggregate_by: cannot be combined with rank_by`);
+  if (aggregates && body.include_attributes !== undefined && body.include_attributes !== null)
+    throw badRequest(`${prefix}aggregate_by: cannot be combined with include_attributes`);
+  if (body.include_attributes !== undefined && body.exclude_attributes !== undefined)
+    throw badRequest(`${prefix}include_attributes: cannot be combined with exclude_attributes`);
+  let include: QuerySpec['include'] = [];
+  const rawInclude = body.include_attributes;
+  if (rawInclude === true) include = true;
+  else if (rawInclude !== undefined && rawInclude !== null && rawInclude !== false)
+    include = stringList(rawInclude, `${prefix}include_attributes`);
+  const exclude =
+    body.exclude_attributes === undefined || body.exclude_attributes === null
+      ? null
+      : stringList(body.exclude_attributes, `${prefix}exclude_attributes`);
+  const rankBy =
+    body.rank_by === undefined || body.rank_by === null
+      ? null
+      : parseRankBy(body.rank_by, `${prefix}rank_by`);
+  const { topK, per } = parseLimit(body, prefix);
+  if (per && rankBy?.kind !== 'order')
+    throw badRequest(`${prefix}limit.per: only works with ordering by attributes`);
+  return {
+    rankBy,
+    topK,
+    per,
+    filters: body.filters === null ? undefined : materialize(body.filters),
+    include: exclude ? true : include,
+    exclude,
+    aggregates,
+    groupBy,
+  };
+}
+
+/** Parses a query body already decoded by parseJsonBody. */
+export function parseQueryRequest(raw: unknown): QueryRequest {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest('request body: expected a JSON object');
+  const body = raw as Record<string, unknown>;
+  const consistency = materialize(body.consistency) as { level?: unknown } | undefined | null;
+  let level: QueryRequest['consistency'] = 'strong';
+  if (consistency !== undefined && consistency !== null) {
+    if (
+      typeof consistency !== 'object' ||
+      (consistency.level !== undefined && consistency.level !== 'strong' && consistency.level !== 'eventual')
+    )
+      throw badRequest('consistency: expected {"level": "strong"} or {"level": "eventual"}');
+    if (consistency.level === 'eventual') level = 'eventual';
+  }
+  const encoding = body.vector_encoding ?? 'float';
+  if (encoding !== 'float' && encoding !== 'base64')
+    throw badRequest('vector_encoding: expected "float" or "base64"');
+  const common = { consistency: level, vectorEncoding: encoding as 'float' | 'base64' };
+  if (body.queries === undefined) {
+    const allowed = new Set([...QUERY_FIELDS, 'consistency', 'vector_encoding']);
+    return { ...common, multi: false, queries: [parseQuerySpec(body, '', allowed)] };
+  }
+  for (const key of Object.keys(body)) {
+    if (!ROOT_FIELDS.has(key))
+      throw badRequest(`${key}: not allowed beside "queries" (put it in each sub-query)`);
+  }
+  if (body.rerank_by !== undefined && body.rerank_by !== null)
+    throw badRequest(
+      'rerank_by: result fusion is not supported by the emulator; fuse the results client-side',
+    );
+  const queries = body.queries;
+  if (!Array.isArray(queries) || queries.length === 0 || queries.length > MAX_SUB_QUERIES)
+    throw badRequest(`queries: expected 1 to ${MAX_SUB_QUERIES} sub-queries`);
+  return {
+    ...common,
+    multi: true,
+    queries: queries.map((q, i) => {
+      if (!q || typeof q !== 'object' || Array.isArray(q))
+        throw badRequest(`queries[${i}]: expected an object`);
+      return parseQuerySpec(q as Record<string, unknown>, `queries[${i}].`, QUERY_FIELDS);
+    }),
+  };
+}
+
+/** Query slots a request takes at the namespace's concurrency gate: kNN 2, aggregations 4, others 1. */
+export function querySlots(req: QueryRequest): number {
+  return req.queries.reduce(
+    (sum, q) => sum + (q.aggregates ? 4 : q.rankBy?.kind === 'vector' && q.rankBy.mode === 'knn' ? 2 : 1),
+    0,
+  );
+}

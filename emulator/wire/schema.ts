@@ -1,0 +1,175 @@
+// Attribute types and schema entries as turbopuffer spells them ("string", "[]int", "[768]f32", {type, filterable,
+// ann}) -> typed specs, and back to the normalized form metadata and GET .../schema return.
+
+import { badRequest } from '../api-error';
+import type { DistanceMetric } from '../vector/types';
+
+export type ScalarType = 'string' | 'int' | 'uint' | 'float' | 'uuid' | 'datetime' | 'bool';
+export const SCALAR_TYPES: readonly ScalarType[] = [
+  'string',
+  'int',
+  'uint',
+  'float',
+  'uuid',
+  'datetime',
+  'bool',
+];
+
+export type AttributeType =
+  | { kind: 'scalar'; scalar: ScalarType }
+  | { kind: 'array'; scalar: ScalarType }
+  | { kind: 'vector'; dims: number; element: 'f32' | 'f16' };
+
+/** Largest dense vector the service accepts. */
+export const MAX_DIMS = 10_752;
+
+export interface AttributeSpec {
+  type: AttributeType;
+  /** Filters may use it; attribute indexes are built for it. Default true. */
+  filterable: boolean;
+  /** Declared in a schema (false: inferred from the first value, and int may still widen to float). */
+  declared: boolean;
+  /** Optional features kept so GET schema echoes them; the emulator implements regex and glob only. */
+  regex?: boolean;
+  glob?: boolean;
+  fullTextSearch?: unknown;
+  /** Vector columns only. */
+  distanceMetric?: DistanceMetric;
+}
+
+export function typeName(type: AttributeType): string {
+  if (type.kind === 'scalar') return type.scalar;
+  if (type.kind === 'array') return `[]${type.scalar}`;
+  return `[${type.dims}]${type.element}`;
+}
+
+/** "string" | "[]int" | "[768]f32" -> AttributeType, or null when the text is no type. */
+export function parseTypeName(text: string): AttributeType | null {
+  if ((SCALAR_TYPES as readonly string[]).includes(text))
+    return { kind: 'scalar', scalar: text as ScalarType };
+  if (text.startsWith('[]') && (SCALAR_TYPES as readonly string[]).includes(text.slice(2)))
+    return { kind: 'array', scalar: text.slice(2) as ScalarType };
+  const vector = /^\[(\d+)\](f32|f16)$/.exec(text);
+  if (vector) {
+    const dims = Number(vector[1]);
+    if (dims < 1 || dims > MAX_DIMS) return null;
+    return { kind: 'vector', dims, element: vector[2] as 'f32' | 'f16' };
+  }
+  return null;
+}
+
+export function sameType(a: AttributeType, b: AttributeType): boolean {
+  return typeName(a) === typeName(b);
+}
+
+/** One entry of a request's `schema` object, checked for shape (not yet against the namespace). */
+export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
+  const field = `schema.${name}`;
+  if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
+  if (name.length > 128) throw badRequest(`${field}: attribute names are at most 128 characters`);
+  let config: Record<string, unknown>;
+  if (typeof raw === 'string') config = { type: raw };
+  else if (raw && typeof raw === 'object' && !Array.isArray(raw)) config = raw as Record<string, unknown>;
+  else throw badRequest(`${field}: expected a type name or an object with "type"`);
+  if (typeof config.type !== 'string')
+    throw badRequest(`${field}.type: expected a type name such as "string", "[]int" or "[768]f32"`);
+  const type = parseTypeName(String(config.type));
+  if (!type)
+    throw badRequest(
+      `${field}.type: unknown type ${JSON.stringify(config.type)}; use one of ${SCALAR_TYPES.join(', ')}, their []arrays, or [N]f32 / [N]f16 with 1 <= N <= ${MAX_DIMS}`,
+    );
+  for (const key of Object.keys(config)) {
+    if (!KNOWN_CONFIG_KEYS.has(key)) throw badRequest(`${field}.${key}: unknown schema option`);
+  }
+  const spec: AttributeSpec = { type, filterable: true, declared: true };
+  if (config.filterable !== undefined && config.filterable !== null) {
+    if (typeof config.filterable !== 'boolean')
+      throw badRequest(`${field}.filterable: expected true or false`);
+    spec.filterable = config.filterable;
+  }
+  for (const key of ['regex', 'glob'] as const) {
+    if (config[key] === undefined || config[key] === null) continue;
+    if (typeof config[key] !== 'boolean') throw badRequest(`${field}.${key}: expected true or false`);
+    spec[key] = config[key] as boolean;
+  }
+  if (
+    config.full_text_search !== undefined &&
+    config.full_text_search !== null &&
+    config.full_text_search !== false
+  ) {
+    spec.fullTextSearch = config.full_text_search;
+    // turbopuffer: full-text attributes are not filterable unless asked for.
+    if (config.filterable === undefined) spec.filterable = false;
+  }
+  if (type.kind === 'vector') {
+    spec.filterable = false;
+    const ann = config.ann;
+    if (ann !== undefined && ann !== null && ann !== true && (typeof ann !== 'object' || Array.isArray(ann)))
+      throw badRequest(`${field}.ann: expected true or {"distance_metric": ...}`);
+    if (ann && typeof ann === 'object') {
+      const metric = (ann as Record<string, unknown>).distance_metric;
+      if (metric !== undefined)
+        spec.distanceMetric = parseDistanceMetric(metric, `${field}.ann.distance_metric`);
+    }
+  } else if (config.ann !== undefined && config.ann !== null && config.ann !== false) {
+    throw badRequest(`${field}.ann: only vector types ([N]f32, [N]f16) can have an ANN index`);
+  }
+  return spec;
+}
+
+const KNOWN_CONFIG_KEYS = new Set([
+  'type',
+  'filterable',
+  'ann',
+  'full_text_search',
+  'regex',
+  'glob',
+  'fuzzy',
+  'embed',
+  'sparse_knn',
+]);
+
+export function parseDistanceMetric(raw: unknown, field: string): DistanceMetric {
+  if (raw === 'cosine_distance' || raw === 'euclidean_squared') return raw;
+  throw badRequest(`${field}: expected "cosine_distance" or "euclidean_squared", got ${JSON.stringify(raw)}`);
+}
+
+/** The id column's type: how document ids are checked and keyed. */
+export type IdType = 'uint' | 'int' | 'string' | 'uuid';
+
+export function parseIdType(raw: unknown): IdType {
+  const type =
+    typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : raw;
+  if (type === 'uint' || type === 'int' || type === 'string' || type === 'uuid') return type;
+  throw badRequest(`schema.id.type: expected "uint", "string" or "uuid", got ${JSON.stringify(type)}`);
+}
+
+/** Metadata's normalized schema entry: {type, ann: {distance_metric}} for vectors, {type, filterable...} otherwise. */
+export function describeForMetadata(
+  spec: AttributeSpec,
+  metric: DistanceMetric | null,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: typeName(spec.type) };
+  if (spec.type.kind === 'vector') {
+    out.ann = { distance_metric: spec.distanceMetric ?? metric ?? 'cosine_distance' };
+    return out;
+  }
+  if (!spec.filterable) out.filterable = false;
+  if (spec.fullTextSearch !== undefined) out.full_text_search = spec.fullTextSearch;
+  if (spec.regex) out.regex = true;
+  if (spec.glob) out.glob = true;
+  return out;
+}
+
+/** GET .../schema's entry: every option spelt out, null where unset, `ann: true` for vectors. */
+export function describeForSchemaRoute(spec: AttributeSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    type: typeName(spec.type),
+    filterable: spec.type.kind === 'vector' ? null : spec.filterable,
+    full_text_search: spec.fullTextSearch ?? null,
+  };
+  if (spec.type.kind === 'vector') out.ann = true;
+  if (spec.regex) out.regex = true;
+  if (spec.glob) out.glob = true;
+  return out;
+}

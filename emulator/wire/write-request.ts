@@ -1,0 +1,277 @@
+// A write body (POST /v2/namespaces/:ns) -> typed operations, or a 400 naming the field. Shape only: ids and values
+// are checked against the namespace's schema later, under its write lock (prepare-write.ts).
+import { badRequest } from '../api-error';
+import type { DistanceMetric } from '../vector/types';
+import { materialize, RawString } from './json-body';
+import type { AttributeSpec, IdType } from './schema';
+import { parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
+import type { FloatAllocator, VectorBatch } from './vectors';
+import { readVectorColumn, readVectorList } from './vectors';
+
+/** Documents in columnar form, whichever form they arrived in. */
+export interface DocColumns {
+  /** Where they came from, for messages: "upsert_rows", "patch_columns", ... */
+  source: string;
+  ids: unknown[];
+  /** Attribute values by column; `undefined` = the row did not mention it (patches leave it alone). */
+  attributes: Map<string, unknown[]>;
+  vectors: Map<string, VectorBatch>;
+}
+
+export interface WriteRequest {
+  upserts: DocColumns[];
+  patches: DocColumns[];
+  deletes: unknown[];
+  /** Raw filter JSON (parsed against the schema later); undefined when absent. */
+  deleteByFilter: unknown;
+  deleteByFilterAllowPartial: boolean;
+  patchByFilter: { filters: unknown; patch: Record<string, unknown> } | null;
+  patchByFilterAllowPartial: boolean;
+  upsertCondition: unknown;
+  patchCondition: unknown;
+  deleteCondition: unknown;
+  distanceMetric: DistanceMetric | null;
+  schema: Map<string, AttributeSpec>;
+  idType: IdType | null;
+  disableBackpressure: boolean;
+  returnAffectedIds: boolean;
+  copyFromNamespace: string | null;
+}
+
+export interface WriteWireContext {
+  /** Vector columns the namespace already has (besides "vector", which always is one). */
+  vectorColumns: ReadonlySet<string>;
+  /** Known dimensions of a vector column, or null. */
+  vectorDims(name: string): number | null;
+  alloc: FloatAllocator;
+}
+
+const KNOWN_FIELDS = new Set([
+  'upsert_rows',
+  'upsert_columns',
+  'patch_rows',
+  'patch_columns',
+  'deletes',
+  'delete_by_filter',
+  'delete_by_filter_allow_partial',
+  'patch_by_filter',
+  'patch_by_filter_allow_partial',
+  'upsert_condition',
+  'patch_condition',
+  'delete_condition',
+  'distance_metric',
+  'schema',
+  'disable_backpressure',
+  'return_affected_ids',
+  'copy_from_namespace',
+  'branch_from_namespace',
+  'encryption',
+  'sharding',
+]);
+
+function bool(body: Record<string, unknown>, key: string): boolean {
+  const value = body[key];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw badRequest(`${key}: expected true or false`);
+  return value;
+}
+
+function checkAttributeName(name: string, field: string): void {
+  if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
+  if (name.length > 128) throw badRequest(`${field}: attribute names are at most 128 characters`);
+}
+
+function readRows(
+  raw: unknown,
+  source: string,
+  patch: boolean,
+  vectorColumns: ReadonlySet<string>,
+  ctx: WriteWireContext,
+): DocColumns {
+  if (!Array.isArray(raw)) throw badRequest(`${source}: expected an array of documents`);
+  const n = raw.length;
+  const ids = new Array<unknown>(n);
+  const attributes = new Map<string, unknown[]>();
+  const vectorValues = new Map<string, unknown[]>();
+  for (let i = 0; i < n; i++) {
+    const row = raw[i];
+    if (!row || typeof row !== 'object' || Array.isArray(row))
+      throw badRequest(`${source}[${i}]: expected an object`);
+    const record = row as Record<string, unknown>;
+    if (record.id === undefined || record.id === null)
+      throw badRequest(`${source}[${i}].id: every document needs an id`);
+    ids[i] = record.id;
+    for (const key of Object.keys(record)) {
+      if (key === 'id') continue;
+      const target = vectorColumns.has(key) ? vectorValues : attributes;
+      let column = target.get(key);
+      if (!column) {
+        checkAttributeName(key, `${source}[${i}].${key}`);
+        if (patch && target === vectorValues)
+          throw badRequest(
+            `${source}[${i}].${key}: vector attributes cannot be patched; upsert the document instead`,
+          );
+        column = new Array<unknown>(n).fill(undefined);
+        target.set(key, column);
+      }
+      column[i] = target === attributes ? materialize(record[key]) : record[key];
+    }
+  }
+  const vectors = new Map<string, VectorBatch>();
+  for (const [name, values] of vectorValues)
+    vectors.set(
+      name,
+      readVectorList(values, (i) => `${source}[${i}].${name}`, ctx.vectorDims(name), ctx.alloc),
+    );
+  return { source, ids, attributes, vectors };
+}
+
+function readColumns(
+  raw: unknown,
+  source: string,
+  patch: boolean,
+  vectorColumns: ReadonlySet<string>,
+  ctx: WriteWireContext,
+): DocColumns {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`${source}: expected an object of columns`);
+  const record = raw as Record<string, unknown>;
+  if (!Array.isArray(record.id)) throw badRequest(`${source}.id: expected an array of ids`);
+  const ids = record.id;
+  const n = ids.length;
+  const attributes = new Map<string, unknown[]>();
+  const vectors = new Map<string, VectorBatch>();
+  for (const key of Object.keys(record)) {
+    if (key === 'id') continue;
+    const field = `${source}.${key}`;
+    checkAttributeName(key, field);
+    if (vectorColumns.has(key)) {
+      if (patch)
+        throw badRequest(`${field}: vector attributes cannot be patched; upsert the documents instead`);
+      vectors.set(key, readVectorColumn(record[key], n, field, ctx.vectorDims(key), ctx.alloc));
+      continue;
+    }
+    const column = record[key];
+    if (!Array.isArray(column)) throw badRequest(`${field}: expected an array with one value per id`);
+    if (column.length !== n) throw badRequest(`${field}: has ${column.length} values but id has ${n}`);
+    attributes.set(
+      key,
+      column.map((v) => (v instanceof RawString ? v.toString() : materialize(v))),
+    );
+  }
+  return { source, ids, attributes, vectors };
+}
+
+/** Parses a write body already decoded by parseJsonBody. */
+export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteRequest {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest('request body: expected a JSON object');
+  const body = raw as Record<string, unknown>;
+  for (const key of Object.keys(body)) {
+    if (!KNOWN_FIELDS.has(key)) throw badRequest(`${key}: unknown field in a write request`);
+  }
+  if (body.branch_from_namespace !== undefined)
+    throw badRequest('branch_from_namespace: branching is not supported by the emulator');
+  if (body.sharding !== undefined && body.sharding !== null)
+    throw badRequest('sharding: the emulator keeps every namespace in one shard; omit sharding');
+  const encryption = materialize(body.encryption) as { mode?: unknown } | undefined | null;
+  if (encryption && encryption.mode !== undefined && encryption.mode !== 'default')
+    throw badRequest(
+      'encryption.mode: only "default" is supported (customer-managed keys need a real turbopuffer plan)',
+    );
+
+  const schema = new Map<string, AttributeSpec>();
+  let idType: IdType | null = null;
+  const rawSchema = materialize(body.schema);
+  if (rawSchema !== undefined && rawSchema !== null) {
+    if (typeof rawSchema !== 'object' || Array.isArray(rawSchema))
+      throw badRequest('schema: expected an object');
+    for (const [name, entry] of Object.entries(rawSchema)) {
+      if (name === 'id') idType = parseIdType(entry);
+      else schema.set(name, parseSchemaEntry(name, entry));
+    }
+  }
+  const vectorColumns = new Set(ctx.vectorColumns);
+  vectorColumns.add('vector');
+  for (const [name, spec] of schema) if (spec.type.kind === 'vector') vectorColumns.add(name);
+  const schemaDims: WriteWireContext = {
+    ...ctx,
+    vectorDims: (name) => {
+      const spec = schema.get(name);
+      return spec?.type.kind === 'vector' ? spec.type.dims : ctx.vectorDims(name);
+    },
+  };
+
+  const upserts: DocColumns[] = [];
+  const patches: DocColumns[] = [];
+  if (body.upsert_rows !== undefined)
+    upserts.push(readRows(body.upsert_rows, 'upsert_rows', false, vectorColumns, schemaDims));
+  if (body.upsert_columns !== undefined)
+    upserts.push(readColumns(body.upsert_columns, 'upsert_columns', false, vectorColumns, schemaDims));
+  if (body.patch_rows !== undefined)
+    patches.push(readRows(body.patch_rows, 'patch_rows', true, vectorColumns, schemaDims));
+  if (body.patch_columns !== undefined)
+    patches.push(readColumns(body.patch_columns, 'patch_columns', true, vectorColumns, schemaDims));
+
+  const deletes = materialize(body.deletes ?? []);
+  if (!Array.isArray(deletes)) throw badRequest('deletes: expected an array of ids');
+
+  let patchByFilter: WriteRequest['patchByFilter'] = null;
+  const rawPatchByFilter = materialize(body.patch_by_filter);
+  if (rawPatchByFilter !== undefined && rawPatchByFilter !== null) {
+    const p = rawPatchByFilter as Record<string, unknown>;
+    if (
+      typeof p !== 'object' ||
+      Array.isArray(p) ||
+      p.filters === undefined ||
+      !p.patch ||
+      typeof p.patch !== 'object'
+    )
+      throw badRequest('patch_by_filter: expected {"filters": [...], "patch": {attribute: value, ...}}');
+    for (const key of Object.keys(p.patch as object)) {
+      checkAttributeName(key, `patch_by_filter.patch.${key}`);
+      if (key === 'id' || vectorColumns.has(key))
+        throw badRequest(`patch_by_filter.patch.${key}: cannot be patched`);
+    }
+    patchByFilter = { filters: p.filters, patch: p.patch as Record<string, unknown> };
+  }
+
+  return {
+    upserts,
+    patches,
+    deletes,
+    deleteByFilter: body.delete_by_filter === null ? undefined : materialize(body.delete_by_filter),
+    deleteByFilterAllowPartial: bool(body, 'delete_by_filter_allow_partial'),
+    patchByFilter,
+    patchByFilterAllowPartial: bool(body, 'patch_by_filter_allow_partial'),
+    upsertCondition: body.upsert_condition === null ? undefined : materialize(body.upsert_condition),
+    patchCondition: body.patch_condition === null ? undefined : materialize(body.patch_condition),
+    deleteCondition: body.delete_condition === null ? undefined : materialize(body.delete_condition),
+    distanceMetric:
+      body.distance_metric === undefined || body.distance_metric === null
+        ? null
+        : parseDistanceMetric(body.distance_metric, 'distance_metric'),
+    schema,
+    idType,
+    disableBackpressure: bool(body, 'disable_backpressure'),
+    returnAffectedIds: bool(body, 'return_affected_ids'),
+    copyFromNamespace: parseCopyFrom(materialize(body.copy_from_namespace)),
+  };
+}
+
+function parseCopyFrom(raw: unknown): string | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'object' && !Array.isArray(raw)) {
+    const source = (raw as Record<string, unknown>).source_namespace;
+    if (typeof source === 'string') {
+      const r = raw as Record<string, unknown>;
+      if (r.source_region !== undefined || r.source_api_key !== undefined)
+        throw badRequest(
+          'copy_from_namespace: cross-region and cross-organization copies are not supported by the emulator',
+        );
+      return source;
+    }
+  }
+  throw badRequest('copy_from_namespace: expected a namespace name or {"source_namespace": name}');
+}
