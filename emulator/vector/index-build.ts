@@ -15,6 +15,8 @@ const ROWS_PER_LIST = 512;
 /** Sample rows per list for training (and for the recall check). */
 const SAMPLE_PER_LIST = 48;
 const KMEANS_ITERATIONS = 6;
+/** Held-out rows per list that stand in for the database in the recall check. */
+const HELDOUT_PER_LIST = 32;
 /** Queries of the recall check, and the recall@10 the chosen nprobe must reach on the sample. */
 const CHECK_QUERIES = 32;
 const CHECK_K = 10;
@@ -42,15 +44,17 @@ function quantizeRows(rt: SegmentRuntime, metric: DistanceMetric, from: number, 
 }
 
 /**
- * Smallest nprobe whose recall@10 on the sample reaches TARGET_RECALL. Ground truth is exact among the sample rows
- * (the query excluded); a true neighbour is found with p probes iff its list ranks among the query's p nearest
- * centroids, so one pass per query gives the whole recall curve.
+ * Smallest nprobe whose recall@10 reaches TARGET_RECALL for held-out queries against a held-out database sample
+ * (neither was used to train the centroids: training rows sit unusually close to their own centroid, which made
+ * in-sample estimates far too optimistic on random data). A true neighbour is found with p probes iff its list
+ * ranks among the query's p nearest centroids, so one pass per query gives the whole recall curve.
  */
 export function sampleNprobe(
   rt: SegmentRuntime,
   metric: DistanceMetric,
   sample: Uint32Array,
   assignment: Int32Array,
+  queryRows: Uint32Array,
   lists: number,
   slot: number,
 ): number {
@@ -60,15 +64,14 @@ export function sampleNprobe(
   const cosine = metric === 'cosine_distance';
   const idsKernel = cosine ? kernels.cosF32Ids : kernels.l2F32Ids;
   const kernel = cosine ? kernels.cosF32 : kernels.l2F32;
-  const queries = Math.min(CHECK_QUERIES, sample.length);
   const rankHits = new Float64Array(lists + 1);
   const dists = new Float32Array(sample.length);
   const s = sl.scores >> 2;
   let counted = 0;
-  for (let qi = 0; qi < queries; qi++) {
-    // The query is a sample row (unit length for cosine).
-    const src = (layout.vectors >> 2) + sample[qi] * d;
-    const f = cosine ? f32[(layout.norms >> 2) + sample[qi]] : 1;
+  for (const qLocal of queryRows) {
+    // The query row, unit length for cosine.
+    const src = (layout.vectors >> 2) + qLocal * d;
+    const f = cosine ? f32[(layout.norms >> 2) + qLocal] : 1;
     for (let j = 0; j < d; j++) f32[(sl.query >> 2) + j] = f32[src + j] * f;
     for (let c = 0; c < sample.length; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, sample.length - c);
@@ -77,7 +80,6 @@ export function sampleNprobe(
       dists.set(f32.subarray(s, s + n), c);
     }
     const truth = Array.from({ length: sample.length }, (_, i) => i)
-      .filter((i) => i !== qi)
       .sort((a, b) => dists[a] - dists[b] || a - b)
       .slice(0, CHECK_K);
     kernel(layout.centroids, lists, d, sl.query, sl.scores);
@@ -134,9 +136,15 @@ export function buildIvf(
   if (rows < IVF_MIN_ROWS) return { seg: -1, lists: 0, nprobe: 0 };
   const lists = listCount(rows);
   const random = seededRandom(seed);
-  const sample = sampleDistinct(rows, lists * SAMPLE_PER_LIST, random);
-  const assignment = trainCentroids(rt, metric, sample, lists, KMEANS_ITERATIONS, random, slot);
-  const nprobe = sampleNprobe(rt, metric, sample, assignment, lists, slot);
+  const train = lists * SAMPLE_PER_LIST;
+  const held = lists * HELDOUT_PER_LIST;
+  const rowsSample = sampleDistinct(rows, train + held + CHECK_QUERIES, random);
+  const trainRows = rowsSample.subarray(0, train);
+  const heldRows = rowsSample.subarray(train, train + held);
+  const queryRows = rowsSample.subarray(train + held);
+  trainCentroids(rt, metric, trainRows, lists, KMEANS_ITERATIONS, random, slot);
+  const heldAssignment = Int32Array.from(heldRows, (r) => nearestCentroid(rt, metric, lists, r, slot));
+  const nprobe = sampleNprobe(rt, metric, heldRows, heldAssignment, queryRows, lists, slot);
   if (nprobe > lists * MAX_PROBE_SHARE) return { seg: -1, lists: 0, nprobe: 0 };
   layoutLists(rt, metric, rows, lists, slot);
   return { seg: -1, lists, nprobe };
