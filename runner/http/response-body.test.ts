@@ -1,6 +1,13 @@
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { bytesToText, compress, DecompressionError, decompress, joinChunks } from './response-body';
+import {
+  bytesToText,
+  compress,
+  DecompressionError,
+  decompress,
+  joinChunks,
+  toArrayBuffer,
+} from './response-body';
 
 const enc = new TextEncoder();
 
@@ -25,6 +32,13 @@ describe('response bodies', () => {
 
   it('a corrupt body is a DecompressionError (k6 code 1701)', () => {
     expect(() => decompress(enc.encode('not gzip'), 'gzip')).toThrow(DecompressionError);
+  });
+
+  it('toArrayBuffer copies exactly the view, never the pool around a small Buffer', () => {
+    const small = compress(enc.encode('a'.repeat(1000)), ['gzip']);
+    const ab = toArrayBuffer(small);
+    expect(ab.byteLength).toBe(small.byteLength);
+    expect(Buffer.from(ab).equals(Buffer.from(small))).toBe(true);
   });
 
   it('unknown encodings are passed through', () => {

@@ -100,9 +100,14 @@ export function bytesToText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
-/** An ArrayBuffer holding exactly `bytes` (no copy when the view already spans its whole buffer). */
+/**
+ * An ArrayBuffer holding exactly `bytes` (no copy when the view already spans its whole buffer). Node Buffers from
+ * zlib may be slices of a shared pool: copying through a fresh Uint8Array never exposes the rest of the pool.
+ */
 export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
     return bytes.buffer as ArrayBuffer;
-  return bytes.slice().buffer;
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
 }

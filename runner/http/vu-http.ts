@@ -10,7 +10,7 @@ import { type FlowContext, RequestFlow } from './request-flow';
 import { normaliseParams, RequestParamsError } from './request-params';
 import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './request-url';
 import { Response } from './response';
-import { compress } from './response-body';
+import { compress, toArrayBuffer } from './response-body';
 
 /** One entry of http.batch, normalised. */
 export interface BatchItem {
@@ -186,7 +186,7 @@ export class VuHttp implements FlowContext {
       const warn = (message: string) => this.host.log('warn', message);
       const encoded = encodeBody(body, warn);
       if (normalised.compression.length > 0 && encoded.bytes) {
-        encoded.bytes = compress(new Uint8Array(encoded.bytes), normalised.compression).slice().buffer;
+        encoded.bytes = toArrayBuffer(compress(new Uint8Array(encoded.bytes), normalised.compression));
         if (!normalised.headers.some(([n]) => n.toLowerCase() === 'content-encoding')) {
           normalised.headers.push(['Content-Encoding', normalised.compression.join(', ')]);
         }

@@ -17,9 +17,27 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Reads a body slowly (a pause after every chunk) so an upload stays in flight for a while. */
+async function readSlowly(req: IncomingMessage): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of req) {
+    bytes += (chunk as Buffer).length;
+    req.pause();
+    await new Promise((r) => setTimeout(r, 2));
+    req.resume();
+  }
+  return bytes;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, seen: string[]): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   const parts = url.pathname.split('/').filter(Boolean);
+  if (parts[0] === 'slow-upload') {
+    const bytes = await readSlowly(req);
+    seen.push(`upload-complete ${bytes}`);
+    res.end(String(bytes));
+    return;
+  }
   const body = await readBody(req);
   switch (parts[0]) {
     case 'status': {
@@ -98,7 +116,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    handle(req, res).catch((err) => {
+    handle(req, res, seen).catch((err) => {
       res.writeHead(500);
       res.end(String(err));
     });

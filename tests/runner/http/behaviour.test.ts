@@ -1,0 +1,258 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: k6 names templated URLs with a literal ${}.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpIoPool } from '../../../runner/http/io-pool';
+import { type LoopbackServer, startLoopbackServer } from './loopback-server';
+import { DIST_IO_WORKER, FakeVu } from './vu-harness';
+
+let server: LoopbackServer;
+let pool: HttpIoPool;
+let vu: FakeVu;
+
+beforeAll(async () => {
+  server = await startLoopbackServer();
+  pool = await HttpIoPool.start({ workerFile: DIST_IO_WORKER });
+  vu = await FakeVu.start(pool, 1);
+});
+
+afterAll(async () => {
+  await vu?.close();
+  await pool?.close();
+  await server?.close();
+});
+
+const count = (samples: { metric: string }[], metric: string) =>
+  samples.filter((s) => s.metric === metric).length;
+
+describe('k6/http behaviour against a loopback server', () => {
+  it('follows redirects, one set of samples per hop, tagged with each hop URL', async () => {
+    const r = await vu.run(`
+      const res = http.get('${server.url}/redirect/2');
+      return [res.status, res.url, res.json('path')];
+    `);
+    expect(r.value).toEqual([200, `${server.url}/echo`, '/echo']);
+    expect(count(r.samples, 'http_reqs')).toBe(3);
+    const hops = r.samples.filter((s) => s.metric === 'http_reqs').map((s) => [s.tags.url, s.tags.status]);
+    expect(hops).toEqual([
+      [`${server.url}/redirect/2`, '302'],
+      [`${server.url}/redirect/1`, '302'],
+      [`${server.url}/echo`, '200'],
+    ]);
+  });
+
+  it('stops at params.redirects and returns the redirect', async () => {
+    const r = await vu.run(
+      `const res = http.get('${server.url}/redirect/3', { redirects: 1 }); return res.status;`,
+    );
+    expect(r.value).toBe(302);
+    expect(count(r.samples, 'http_reqs')).toBe(2);
+    expect(r.logs).toEqual([]);
+  });
+
+  it('307 resends method and body; 302 turns POST into a bodiless GET', async () => {
+    const r = await vu.run(`
+      const a = http.post('${server.url}/redirect-307', 'payload');
+      const b = http.post('${server.url}/redirect/1', 'payload');
+      return [a.json('method'), a.json('body'), b.json('method'), b.json('body')];
+    `);
+    expect(r.value).toEqual(['POST', 'payload', 'GET', '']);
+  });
+
+  it('stores cookies from every hop, sends them, and empties the VU jar at iteration start', async () => {
+    vu.send({ t: 'iterationStart' });
+    const r = await vu.run(`
+      http.get('${server.url}/set-cookie?a=1&b=2');
+      const hop = http.get('${server.url}/set-cookie-redirect');
+      const jar = http.cookieJar().cookiesForURL('${server.url}/');
+      const scoped = http.get('${server.url}/echo', { cookies: { a: { value: 'override', replace: true }, c: '3' } });
+      return [hop.json('headers.cookie'), jar, scoped.json('headers.cookie')];
+    `);
+    // The redirect hop's Set-Cookie is stored before the next hop is sent.
+    expect(r.value).toEqual([
+      'a=1; b=2; hop=1',
+      { a: ['1'], b: ['2'], hop: ['1'] },
+      'b=2; hop=1; a=override; c=3',
+    ]);
+    vu.send({ t: 'iterationStart' });
+    const after = await vu.run(`return http.get('${server.url}/echo').json('headers.cookie') ?? null;`);
+    expect(after.value).toBeNull();
+  });
+
+  it('res.cookies lists the cookies the response set', async () => {
+    const r = await vu.run(`return http.get('${server.url}/set-cookie?sid=x').cookies;`);
+    expect(r.value).toEqual({
+      sid: [
+        {
+          name: 'sid',
+          value: 'x',
+          domain: '127.0.0.1',
+          path: '/',
+          httpOnly: false,
+          secure: false,
+          maxAge: 0,
+          expires: 0,
+        },
+      ],
+    });
+  });
+
+  it('batch: array and object forms keep their shape', async () => {
+    const r = await vu.run(`
+      const arr = http.batch(['${server.url}/status/201', ['POST', '${server.url}/echo', 'x'], { method: 'get', url: '${server.url}/status/404' }]);
+      const obj = http.batch({ a: '${server.url}/status/202', b: { url: '${server.url}/echo', body: 'dropped' } });
+      return [arr.map((r) => r.status), arr[1].json('body'), Object.keys(obj), obj.a.status, obj.b.json('method'), obj.b.json('body')];
+    `);
+    expect(r.value).toEqual([[201, 200, 404], 'x', ['a', 'b'], 202, 'GET', '']);
+    expect(count(r.samples, 'http_reqs')).toBe(5);
+  });
+
+  it('batchPerHost limits parallel requests to one host', async () => {
+    const local = await FakeVu.start(pool, 2, { batchPerHost: 1 });
+    try {
+      const start = server.seen.length;
+      const r = await local.run(
+        `return http.batch(['${server.url}/delay/30', '${server.url}/delay/30', '${server.url}/delay/30']).map((r) => r.status);`,
+      );
+      expect(r.value).toEqual([200, 200, 200]);
+      expect(server.seen.slice(start)).toEqual(['GET /delay/30', 'GET /delay/30', 'GET /delay/30']);
+      // One connection at a time: every request after the first reuses the single keep-alive connection.
+      const connecting = r.samples.filter((s) => s.metric === 'http_req_connecting').map((s) => s.value);
+      expect(connecting.filter((v) => v > 0).length).toBeLessThanOrEqual(1);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('asyncRequest resolves to a Response; several run concurrently', async () => {
+    const r = await vu.run(
+      `
+      const all = await Promise.all([1, 2, 3].map((i) => http.asyncRequest('GET', '${server.url}/status/20' + i)));
+      return all.map((res) => res.status);
+    `,
+      true,
+    );
+    expect(r.value).toEqual([201, 202, 203]);
+    expect(count(r.samples, 'http_reqs')).toBe(3);
+  });
+
+  it('decompresses gzip responses', async () => {
+    const r = await vu.run(`return http.get('${server.url}/gzip').json();`);
+    expect(r.value).toEqual({ zipped: true });
+  });
+
+  it('responseType binary and none', async () => {
+    const r = await vu.run(`
+      const bin = http.get('${server.url}/bytes/5', { responseType: 'binary' });
+      const none = http.get('${server.url}/bytes/5', { responseType: 'none' });
+      return [bin.body instanceof ArrayBuffer, Array.from(new Uint8Array(bin.body)), none.body];
+    `);
+    expect(r.value).toEqual([true, [7, 7, 7, 7, 7], null]);
+  });
+
+  it('discardResponseBodies makes none the default, overridable per request', async () => {
+    const local = await FakeVu.start(pool, 3, { discardResponseBodies: true });
+    try {
+      const r = await local.run(`
+        return [http.get('${server.url}/').body, http.get('${server.url}/', { responseType: 'text' }).body];
+      `);
+      expect(r.value).toEqual([null, 'ok']);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('expectedStatuses and setResponseCallback(null)', async () => {
+    const local = await FakeVu.start(pool, 4);
+    try {
+      const r = await local.run(`
+        http.get('${server.url}/status/404', { responseCallback: http.expectedStatuses(404) });
+        http.setResponseCallback(null);
+        http.get('${server.url}/status/500');
+      `);
+      const failed = r.samples.filter((s) => s.metric === 'http_req_failed');
+      expect(failed.map((s) => [s.value, s.tags.expected_response])).toEqual([[0, 'true']]);
+      const reqs = r.samples.filter((s) => s.metric === 'http_reqs');
+      expect(reqs[1].tags.expected_response).toBeUndefined();
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('http.url names the request with ${} placeholders; credentials are masked', async () => {
+    const r = await vu.run(`
+      const id = 42;
+      http.get(http.url\`${server.url}/echo?id=\${id}\`);
+      const res = http.get('${server.url.replace('http://', 'http://user:pw@')}/echo');
+      return res.json('headers.authorization');
+    `);
+    expect(r.value).toBe(`Basic ${Buffer.from('user:pw').toString('base64')}`);
+    const reqs = r.samples.filter((s) => s.metric === 'http_reqs');
+    expect(reqs[0].tags).toMatchObject({
+      url: `${server.url}/echo?id=42`,
+      name: `${server.url}/echo?id=\${}`,
+    });
+    const masked = server.url.replace('http://', 'http://****:****@');
+    expect(reqs[1].tags).toMatchObject({ url: `${masked}/echo`, name: `${masked}/echo` });
+  });
+
+  it('multipart bodies with http.file', async () => {
+    const r = await vu.run(`
+      const res = http.post('${server.url}/echo', { f: http.file('abc', 'a.txt', 'text/plain'), k: 'v' });
+      return [res.json('headers.content-type').startsWith('multipart/form-data; boundary='), res.json('body').includes('filename="a.txt"')];
+    `);
+    expect(r.value).toEqual([true, true]);
+  });
+
+  it('compression gzip sets Content-Encoding and compresses the body', async () => {
+    const r = await vu.run(`
+      const res = http.post('${server.url}/echo', 'a'.repeat(1000), { compression: 'gzip' });
+      return [res.json('headers.content-encoding'), res.json('bodyBytes') < 100];
+    `);
+    expect(r.value).toEqual(['gzip', true]);
+  });
+});
+
+describe('isolation and interruption', () => {
+  it('a 30 MB upload in one VU does not hold back another VU: its requests all finish during the upload', async () => {
+    const uploader = await FakeVu.start(pool, 5);
+    const other = await FakeVu.start(pool, 6);
+    try {
+      const start = server.seen.length;
+      const upload = uploader.run(`
+        const body = new Uint8Array(30 * 1024 * 1024).fill(1).buffer;
+        return http.post('${server.url}/slow-upload', body, { timeout: '120s' }).body;
+      `);
+      while (!server.seen.slice(start).includes('POST /slow-upload'))
+        await new Promise((r) => setTimeout(r, 5));
+      const small = await other.run(`
+        let ok = 0;
+        for (let i = 0; i < 20; i++) if (http.get('${server.url}/status/200').status === 200) ok++;
+        return ok;
+      `);
+      expect(small.value).toBe(20);
+      const log = server.seen.slice(start);
+      const smallDone = log.lastIndexOf('GET /status/200');
+      const uploadDone = log.indexOf(`upload-complete ${30 * 1024 * 1024}`);
+      expect(uploadDone === -1 || smallDone < uploadDone).toBe(true);
+      expect((await upload).value).toBe(String(30 * 1024 * 1024));
+    } finally {
+      await uploader.close();
+      await other.close();
+    }
+  });
+
+  it('interrupting a VU blocked in a request cancels it and emits no sample for it', async () => {
+    const local = await FakeVu.start(pool, 7);
+    try {
+      const start = server.seen.length;
+      const pending = local.run(`http.get('${server.url}/delay/5000');`);
+      while (!server.seen.slice(start).includes('GET /delay/5000'))
+        await new Promise((r) => setTimeout(r, 5));
+      local.interrupt();
+      const r = await pending;
+      expect(r.error).toBe('INTERRUPTED');
+      expect(r.samples).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
+});
