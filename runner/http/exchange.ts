@@ -1,5 +1,6 @@
 // One HTTP exchange in the I/O worker: an undici dispatch handler that timestamps each k6 phase from inside the
 // request lifecycle (connection obtained, request written, first response byte, body end) and builds the reply.
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -93,7 +94,8 @@ export class Exchange implements LegacyHandler, SocketListener {
   onHeaders(statusCode: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
     // 1xx interim responses (100-continue) reach here too; the final response overwrites them.
     this.status = statusCode;
-    this.statusText = statusText;
+    // HTTP/2 has no reason phrase; Go (and so k6) shows the standard text.
+    this.statusText = statusText || STATUS_CODES[statusCode] || '';
     const headers = new Array<string>(rawHeaders.length);
     for (let i = 0; i < rawHeaders.length; i++) headers[i] = rawHeaders[i].toString('latin1');
     this.headers = headers;

@@ -49,7 +49,9 @@ export class VuConnection {
   private pool(): Agent {
     if (!this.agent) {
       this.agent = new Agent({
-        connect: timedConnector({ rejectUnauthorized: !this.insecure }),
+        // HTTP/2 only through TLS ALPN, as k6 (no h2c).
+        connect: timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true }),
+        allowH2: true,
         keepAliveTimeout: KEEP_ALIVE_MS,
         keepAliveMaxTimeout: KEEP_ALIVE_MS,
         // k6 has one whole-request timeout (params.timeout), enforced by Exchange; undici's own are turned off.

@@ -1,0 +1,78 @@
+// TLS and HTTP/2 through the I/O worker, against loopback servers using a throwaway self-signed certificate for
+// localhost/127.0.0.1 (fixtures/localhost-*.pem, generated for these tests only).
+import { readFileSync } from 'node:fs';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpIoPool } from '../../../runner/http/io-pool';
+import { DIST_IO_WORKER, FakeVu } from './vu-harness';
+
+const key = readFileSync(new URL('./fixtures/localhost-key.pem', import.meta.url));
+const cert = readFileSync(new URL('./fixtures/localhost-cert.pem', import.meta.url));
+
+let h1: Server;
+let h2: Http2SecureServer;
+let h1Url: string;
+let h2Url: string;
+let pool: HttpIoPool;
+
+beforeAll(async () => {
+  h1 = createServer({ key, cert }, (_req, res) => res.end('tls ok'));
+  h2 = createSecureServer({ key, cert, allowHTTP1: false }, (_req, res) => res.end('h2 ok'));
+  await new Promise<void>((r) => h1.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
+  h1Url = `https://127.0.0.1:${(h1.address() as AddressInfo).port}`;
+  h2Url = `https://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+  pool = await HttpIoPool.start({ workerFile: DIST_IO_WORKER });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  h1?.closeAllConnections();
+  await new Promise((r) => h1?.close(r));
+  await new Promise((r) => h2?.close(r));
+});
+
+describe('TLS', () => {
+  it('an untrusted certificate is error 1310 unless insecureSkipTLSVerify', async () => {
+    const strict = await FakeVu.start(pool, 1);
+    try {
+      const r = await strict.run(
+        `const res = http.get('${h1Url}/'); return [res.status, res.error_code, res.error];`,
+      );
+      expect(r.value).toEqual([0, 1310, 'x509: certificate signed by unknown authority']);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('reports tls_version, TLS handshake time on a new connection and none on reuse', async () => {
+    const vu = await FakeVu.start(pool, 2, { insecureSkipTLSVerify: true });
+    try {
+      const r = await vu.run(`
+        const a = http.get('${h1Url}/');
+        const b = http.get('${h1Url}/');
+        return [a.status, a.body, a.tls_version, a.proto, a.timings.tls_handshaking > 0, b.timings.tls_handshaking,
+                a.timings.blocked >= a.timings.connecting + a.timings.tls_handshaking];
+      `);
+      expect(r.value).toEqual([200, 'tls ok', 'tls1.3', 'HTTP/1.1', true, 0, true]);
+      expect(r.samples.find((s) => s.metric === 'http_reqs')?.tags.tls_version).toBe('tls1.3');
+    } finally {
+      await vu.close();
+    }
+  });
+
+  it('negotiates HTTP/2 through ALPN', async () => {
+    const vu = await FakeVu.start(pool, 3, { insecureSkipTLSVerify: true });
+    try {
+      const r = await vu.run(
+        `const res = http.get('${h2Url}/'); return [res.status, res.status_text, res.proto, res.body];`,
+      );
+      expect(r.value).toEqual([200, '200 OK', 'HTTP/2.0', 'h2 ok']);
+      expect(r.samples.find((s) => s.metric === 'http_reqs')?.tags.proto).toBe('HTTP/2.0');
+    } finally {
+      await vu.close();
+    }
+  });
+});
