@@ -1,6 +1,7 @@
 // Runs exact and ANN tasks against segments with the SIMD kernels, on whichever thread calls it (the request
 // thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
 import { countRows, forEachRow, hasRow } from './bitset';
+import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
@@ -88,19 +89,16 @@ export function runExact(task: ExactTask, lookup: SegmentLookup, slot: number): 
   return { hits: top.hits(), scored };
 }
 
-/** Pushes int8-estimated distances for `n` rows whose local numbers are local(i) and int8 dots are in scores. */
-type Estimator = (local: number, idot: number) => number;
-
-function estimator(rt: SegmentRuntime, metric: DistanceMetric, slot: number): Estimator {
+/** The estimate constants for this thread's quantised query in one segment (see kernels.wat estimate_i8). */
+function estimateFor(rt: SegmentRuntime, metric: DistanceMetric, slot: number): Estimate {
   const { layout, f32 } = rt;
   const sl = slotLayout(layout, slot);
   const qScale = f32[sl.queryScale >> 2];
   const qNorm = f32[sl.queryNorm >> 2];
-  const scales = layout.scales >> 2;
-  const norms = layout.norms >> 2;
-  if (metric === 'cosine_distance') return (local, idot) => 1 - qScale * f32[scales + local] * idot;
-  // |x - q|^2 = |x|^2 - 2 x.q + |q|^2, with x.q estimated from the codes.
-  return (local, idot) => f32[norms + local] - 2 * qScale * f32[scales + local] * idot + qNorm;
+  // Cosine: 1 - x.q on unit vectors. Euclidean: |x - q|^2 = |x|^2 - 2 x.q + |q|^2. x.q estimated from the codes.
+  return metric === 'cosine_distance'
+    ? { scales: layout.scales, norms: layout.norms, c: 1, w: 0, b: -qScale }
+    : { scales: layout.scales, norms: layout.norms, c: qNorm, w: 1, b: -2 * qScale };
 }
 
 /** int8 pass over one part into `approx`; returns rows scored. */
@@ -119,19 +117,25 @@ function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number,
     sl.queryScale,
     sl.queryNorm,
   );
-  const estimate = estimator(rt, task.metric, slot);
+  const estimate = estimateFor(rt, task.metric, slot);
   const s = sl.scores >> 2;
-  const accept = (d: number, row: number): void => {
-    if (!(d <= approx.threshold)) return;
-    if (dead && hasRow(dead, row)) return;
-    if (allow && !hasRow(allow, row)) return;
-    approx.push(d, row);
-  };
   if (part.lists === 0) {
     for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, part.to - c);
-      kernels.dotI8(layout.codes + c * dims, n, dims, sl.queryCodes, sl.scores);
-      for (let i = 0; i < n; i++) accept(estimate(c + i, f32[s + i]), part.rowBase + c + i);
+      kernels.estimateI8(layout.codes + c * dims, n, dims, sl.queryCodes, sl.scores, {
+        ...estimate,
+        scales: layout.scales + c * 4,
+        norms: layout.norms + c * 4,
+      });
+      const base = part.rowBase + c;
+      for (let i = 0; i < n; i++) {
+        const d = f32[s + i];
+        if (!(d <= approx.threshold)) continue;
+        const row = base + i;
+        if (dead && hasRow(dead, row)) continue;
+        if (allow && !hasRow(allow, row)) continue;
+        approx.push(d, row);
+      }
     }
     return part.to - part.from;
   }
@@ -150,10 +154,14 @@ function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number,
     const end = u32[offsets + l + 1];
     for (let c = start; c < end; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, end - c);
-      kernels.dotI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores);
+      kernels.estimateI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores, estimate);
       for (let i = 0; i < n; i++) {
-        const local = u32[ids + c + i];
-        accept(estimate(local, f32[s + i]), part.rowBase + local);
+        const d = f32[s + i];
+        if (!(d <= approx.threshold)) continue;
+        const row = part.rowBase + u32[ids + c + i];
+        if (dead && hasRow(dead, row)) continue;
+        if (allow && !hasRow(allow, row)) continue;
+        approx.push(d, row);
       }
       scored += n;
     }

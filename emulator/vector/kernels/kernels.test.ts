@@ -126,6 +126,22 @@ describe('int8 kernels', () => {
       picks.forEach((r, i) => {
         expect(s.f32[(s.out >> 2) + i]).toBe(intDot(expected[r], expected[3]));
       });
+
+      // estimate_i8 = c + w * norms[i] + b * scales[i] * dot, contiguous and gathered.
+      const e = { scales, norms, c: 0.5, w: 2, b: -0.25 };
+      s.k.quantize(s.base, ROWS, dims, true, codes, scales, norms);
+      const want = (r: number) =>
+        e.c +
+        e.w * s.f32[(norms >> 2) + r] +
+        e.b * s.f32[(scales >> 2) + r] * intDot(expected[r], expected[3]);
+      const close = (got: number, x: number) =>
+        expect(Math.abs(got - x)).toBeLessThan(1e-5 * Math.max(1, Math.abs(x)));
+      s.k.estimateI8(codes, ROWS, dims, qc, s.out, e);
+      for (let r = 0; r < ROWS; r++) close(s.f32[(s.out >> 2) + r], want(r));
+      s.k.estimateI8Ids(codes, s.ids, picks.length, dims, qc, s.out, e);
+      picks.forEach((r, i) => {
+        close(s.f32[(s.out >> 2) + i], want(r));
+      });
     });
   }
 

@@ -14,6 +14,20 @@ export interface Kernels {
   dotI8(base: number, n: number, dims: number, q: number, out: number): void;
   dotI8Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
   /**
+   * int8 distance estimate: out[i] = c + w * norms[i] + b * scales[i] * int8dot(code row i, q), with scales and
+   * norms pointing at row 0's f32 entries (see the WAT for c, w, b per metric).
+   */
+  estimateI8(base: number, n: number, dims: number, q: number, out: number, e: Estimate): void;
+  estimateI8Ids(
+    base: number,
+    ids: number,
+    n: number,
+    dims: number,
+    q: number,
+    out: number,
+    e: Estimate,
+  ): void;
+  /**
    * int8 codes of n f32 rows (code = round(x * 127 / max|x|)) plus per-row f32 scale (codes * scale = the row,
    * normalised first when normalize) and norm (1/|x| when normalize, |x|^2 otherwise).
    */
@@ -28,7 +42,18 @@ export interface Kernels {
   ): void;
 }
 
+/** Per-query constants of estimateI8 and where the per-row scales and norms start. */
+export interface Estimate {
+  scales: number;
+  norms: number;
+  c: number;
+  w: number;
+  b: number;
+}
+
 interface KernelExports {
+  estimate_i8(...args: number[]): void;
+  estimate_i8_ids(...args: number[]): void;
   cos_f32(base: number, n: number, dims: number, q: number, out: number): void;
   cos_f32_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
   l2_f32(base: number, n: number, dims: number, q: number, out: number): void;
@@ -69,6 +94,10 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
     l2F32Ids: (base, ids, n, dims, q, out) => x.l2_f32_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
     dotI8: (base, n, dims, q, out) => x.dot_i8(base | 0, n, dims, q | 0, out | 0),
     dotI8Ids: (base, ids, n, dims, q, out) => x.dot_i8_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
+    estimateI8: (base, n, dims, q, out, e) =>
+      x.estimate_i8(base | 0, n, dims, q | 0, out | 0, e.scales | 0, e.norms | 0, e.c, e.w, e.b),
+    estimateI8Ids: (base, ids, n, dims, q, out, e) =>
+      x.estimate_i8_ids(base | 0, ids | 0, n, dims, q | 0, out | 0, e.scales | 0, e.norms | 0, e.c, e.w, e.b),
     quantize: (src, n, dims, normalize, codes, scales, norms) =>
       x.quantize(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0),
   };

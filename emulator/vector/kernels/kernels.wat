@@ -120,14 +120,14 @@
       (br $l1)))
     (local.get $s))
 
-  ;; sum(p[j] * q[j]) over $dims int8 codes, exact in i32.
+  ;; sum(p[j] * q[j]) over $dims int8 codes, exact in i32: 64 codes per step in four accumulators, then 16, then 1.
   (func $dot8 (param $p i32) (param $q i32) (param $dims i32) (result i32)
-    (local $j i32) (local $end32 i32) (local $end16 i32) (local $s i32)
-    (local $a v128) (local $b v128) (local $acc0 v128) (local $acc1 v128)
-    (local.set $end32 (i32.and (local.get $dims) (i32.const -32)))
+    (local $j i32) (local $end64 i32) (local $end16 i32) (local $s i32)
+    (local $a v128) (local $b v128) (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    (local.set $end64 (i32.and (local.get $dims) (i32.const -64)))
     (local.set $end16 (i32.and (local.get $dims) (i32.const -16)))
-    (block $b32 (loop $l32
-      (br_if $b32 (i32.ge_u (local.get $j) (local.get $end32)))
+    (block $b64 (loop $l64
+      (br_if $b64 (i32.ge_u (local.get $j) (local.get $end64)))
       (local.set $a (v128.load (i32.add (local.get $p) (local.get $j))))
       (local.set $b (v128.load (i32.add (local.get $q) (local.get $j))))
       (local.set $acc0 (i32x4.add (local.get $acc0) (i32x4.add
@@ -138,8 +138,18 @@
       (local.set $acc1 (i32x4.add (local.get $acc1) (i32x4.add
         (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $a) (local.get $b)))
         (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $a) (local.get $b))))))
-      (local.set $j (i32.add (local.get $j) (i32.const 32)))
-      (br $l32)))
+      (local.set $a (v128.load offset=32 (i32.add (local.get $p) (local.get $j))))
+      (local.set $b (v128.load offset=32 (i32.add (local.get $q) (local.get $j))))
+      (local.set $acc2 (i32x4.add (local.get $acc2) (i32x4.add
+        (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $a) (local.get $b)))
+        (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $a) (local.get $b))))))
+      (local.set $a (v128.load offset=48 (i32.add (local.get $p) (local.get $j))))
+      (local.set $b (v128.load offset=48 (i32.add (local.get $q) (local.get $j))))
+      (local.set $acc3 (i32x4.add (local.get $acc3) (i32x4.add
+        (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_low_i8x16_s (local.get $a) (local.get $b)))
+        (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $a) (local.get $b))))))
+      (local.set $j (i32.add (local.get $j) (i32.const 64)))
+      (br $l64)))
     (block $b16 (loop $l16
       (br_if $b16 (i32.ge_u (local.get $j) (local.get $end16)))
       (local.set $a (v128.load (i32.add (local.get $p) (local.get $j))))
@@ -149,7 +159,7 @@
         (i32x4.extadd_pairwise_i16x8_s (i16x8.extmul_high_i8x16_s (local.get $a) (local.get $b))))))
       (local.set $j (i32.add (local.get $j) (i32.const 16)))
       (br $l16)))
-    (local.set $acc0 (i32x4.add (local.get $acc0) (local.get $acc1)))
+    (local.set $acc0 (i32x4.add (i32x4.add (local.get $acc0) (local.get $acc1)) (i32x4.add (local.get $acc2) (local.get $acc3))))
     (local.set $s (i32.add
       (i32.add (i32x4.extract_lane 0 (local.get $acc0)) (i32x4.extract_lane 1 (local.get $acc0)))
       (i32.add (i32x4.extract_lane 2 (local.get $acc0)) (i32x4.extract_lane 3 (local.get $acc0)))))
@@ -245,6 +255,42 @@
         (f32.convert_i32_s (call $dot8
           (i32.add (local.get $base) (i32.mul (i32.load (i32.add (local.get $ids) (i32.shl (local.get $i) (i32.const 2)))) (local.get $dims)))
           (local.get $q) (local.get $dims))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
+
+  ;; int8 estimate of each row's distance: out[i] = $c + $w * norms[i] + $b * scales[i] * dot8(code row i, q).
+  ;; Cosine: c = 1, w = 0, b = -(query scale). Euclidean: c = |q|^2, w = 1, b = -2 (query scale).
+  ;; $scales and $norms point at row 0's entries (f32 each).
+  (func (export "estimate_i8") (param $base i32) (param $n i32) (param $dims i32) (param $q i32) (param $out i32)
+      (param $scales i32) (param $norms i32) (param $c f32) (param $w f32) (param $b f32)
+    (local $i i32) (local $p i32) (local $o i32)
+    (local.set $p (local.get $base))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $o (i32.shl (local.get $i) (i32.const 2)))
+      (f32.store (i32.add (local.get $out) (local.get $o))
+        (f32.add
+          (f32.add (local.get $c) (f32.mul (local.get $w) (f32.load (i32.add (local.get $norms) (local.get $o)))))
+          (f32.mul (f32.mul (local.get $b) (f32.load (i32.add (local.get $scales) (local.get $o))))
+            (f32.convert_i32_s (call $dot8 (local.get $p) (local.get $q) (local.get $dims))))))
+      (local.set $p (i32.add (local.get $p) (local.get $dims)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
+
+  ;; As estimate_i8 for the rows whose numbers (u32, relative to row 0) are at $ids.
+  (func (export "estimate_i8_ids") (param $base i32) (param $ids i32) (param $n i32) (param $dims i32) (param $q i32)
+      (param $out i32) (param $scales i32) (param $norms i32) (param $c f32) (param $w f32) (param $b f32)
+    (local $i i32) (local $r i32) (local $o i32)
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $r (i32.load (i32.add (local.get $ids) (i32.shl (local.get $i) (i32.const 2)))))
+      (local.set $o (i32.shl (local.get $r) (i32.const 2)))
+      (f32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+        (f32.add
+          (f32.add (local.get $c) (f32.mul (local.get $w) (f32.load (i32.add (local.get $norms) (local.get $o)))))
+          (f32.mul (f32.mul (local.get $b) (f32.load (i32.add (local.get $scales) (local.get $o))))
+            (f32.convert_i32_s (call $dot8
+              (i32.add (local.get $base) (i32.mul (local.get $r) (local.get $dims))) (local.get $q) (local.get $dims))))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $rows))))
 
