@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { mapFailure, RequestTimeoutError, statusErrorCode } from './error-codes';
+
+describe('network failures -> k6 error codes', () => {
+  it.each([
+    [{ code: 'ENOTFOUND' }, 1101, 'lookup: no such host'],
+    [{ code: 'EAI_AGAIN', message: 'temporary failure' }, 1100, 'lookup: temporary failure'],
+    [{ code: 'ECONNREFUSED', syscall: 'connect' }, 1212, 'dial: connection refused'],
+    [{ code: 'UND_ERR_CONNECT_TIMEOUT' }, 1211, 'dial: i/o timeout'],
+    [{ code: 'EHOSTUNREACH' }, 1210, 'dial: no route to host'],
+    [{ code: 'ECONNRESET', syscall: 'read' }, 1220, 'read: connection reset by peer'],
+    [{ code: 'ECONNRESET', syscall: 'write' }, 1220, 'write: connection reset by peer'],
+    [{ code: 'EPIPE', syscall: 'write' }, 1201, 'write: broken pipe'],
+    [{ code: 'UND_ERR_SOCKET', message: 'other side closed' }, 1000, 'unexpected EOF'],
+    [{ code: 'ERR_SSL_WRONG_VERSION_NUMBER' }, 1301, 'tls: first record does not look like a TLS handshake'],
+    [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 1310, 'x509: certificate signed by unknown authority'],
+    [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 1311, "x509: certificate doesn't match hostname"],
+    [{ code: 'ERR_SSL_SOMETHING_ELSE', message: 'bad thing' }, 1300, 'tls: bad thing'],
+    [{ code: 'HPE_INVALID_HEADER_TOKEN' }, 1000, 'malformed HTTP response'],
+  ])('%j -> %i', (failure, code, message) => {
+    expect(mapFailure(failure)).toEqual({ code, message });
+  });
+
+  it('the runner timeout is 1050 "request timeout"', () => {
+    expect(mapFailure(new RequestTimeoutError('x'))).toEqual({ code: 1050, message: 'request timeout' });
+  });
+
+  it('looks inside an undici wrapper for the socket error', () => {
+    expect(mapFailure({ code: 'UND_ERR_X', message: 'wrapped', cause: { code: 'ECONNREFUSED' } })).toEqual({
+      code: 1212,
+      message: 'dial: connection refused',
+    });
+  });
+
+  it('anything unknown is 1000 with its own message', () => {
+    expect(mapFailure({ message: 'strange' })).toEqual({ code: 1000, message: 'strange' });
+    expect(mapFailure({})).toEqual({ code: 1000, message: 'unknown error' });
+  });
+
+  it('HTTP error statuses are 1000 + status; others 0', () => {
+    expect([200, 399, 400, 404, 503].map(statusErrorCode)).toEqual([0, 0, 1400, 1404, 1503]);
+  });
+});
