@@ -1,0 +1,143 @@
+// `bench emulator` as users run it (dist/bench.js, built by the global setup): the base-URL line, flag errors with
+// exit 2 before listening, clean shutdown on signals, and durability across kill -9 with --data-dir.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BENCH = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
+
+interface Running {
+  proc: ChildProcess;
+  url: string;
+  stdout: string[];
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const proc of started.splice(0))
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function run(args: string[]): {
+  proc: ChildProcess;
+  exited: Running['exited'];
+  out: string[];
+  err: string[];
+} {
+  const proc = spawn(process.execPath, [BENCH, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(proc);
+  const out: string[] = [];
+  const err: string[] = [];
+  proc.stdout?.on('data', (d) => out.push(String(d)));
+  proc.stderr?.on('data', (d) => err.push(String(d)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { proc, exited, out, err };
+}
+
+async function start(args: string[] = []): Promise<Running> {
+  const { proc, exited, out, err } = run(['--port', '0', ...args]);
+  const deadline = Date.now() + 20_000;
+  while (!out.join('').includes('\n')) {
+    if (proc.exitCode !== null) throw new Error(`emulator exited ${proc.exitCode}: ${err.join('')}`);
+    if (Date.now() > deadline) throw new Error(`no base URL line within 20 s: ${err.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { proc, url: out.join('').trim(), stdout: out, stderr: () => err.join(''), exited };
+}
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('bench emulator (CLI)', () => {
+  it('prints exactly one base-URL line, serves requests, and exits 0 on SIGTERM and SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const emu = await start();
+      expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const write = await post(`${emu.url}/v2/namespaces/cli`, {
+        upsert_rows: [{ id: 1, vector: [1, 2] }],
+        distance_metric: 'cosine_distance',
+      });
+      expect(write.status).toBe(200);
+      emu.proc.kill(signal);
+      expect(await emu.exited).toEqual({ code: 0, signal: null });
+      expect(emu.stdout.join('')).toBe(`${emu.url}\n`);
+    }
+  });
+
+  it.each([
+    [['--port', 'eighty'], /--port: expected a whole number/],
+    [['--backlog-limit', '2 elephants'], /--backlog-limit: invalid size/],
+    [['--index-throughput', '0'], /--index-throughput: must be above 0/],
+    [['--host', '0.0.0.0'], /not a loopback address/],
+    [['--colour'], /Unknown option '--colour'/],
+  ])('refuses %j with exit 2 before listening', async (args, message) => {
+    const { exited, out, err } = run(args);
+    expect((await exited).code).toBe(2);
+    expect(err.join('')).toMatch(message);
+    expect(out.join('')).toBe('');
+  });
+
+  it('never prints the API key', async () => {
+    const emu = await start(['--api-key', 'tpuf_hush_hush']);
+    const denied = await fetch(`${emu.url}/v1/namespaces`, { headers: { authorization: 'Bearer wrong' } });
+    expect(denied.status).toBe(401);
+    emu.proc.kill('SIGTERM');
+    await emu.exited;
+    expect(emu.stderr() + emu.stdout.join('')).not.toContain('tpuf_hush_hush');
+  });
+
+  it('keeps every acknowledged write across kill -9 with --data-dir, and drops a torn last record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-emulator-'));
+    dirs.push(dir);
+    const first = await start(['--data-dir', dir]);
+    const acknowledged: number[] = [];
+    for (let batch = 0; batch < 20; batch++) {
+      const ids = Array.from({ length: 50 }, (_, i) => batch * 50 + i);
+      const reply = await post(`${first.url}/v2/namespaces/durable`, {
+        upsert_columns: { id: ids, vector: ids.map((i) => [i, 1]), batch: ids.map(() => batch) },
+        distance_metric: 'euclidean_squared',
+      });
+      expect(reply.status).toBe(200);
+      acknowledged.push(...ids);
+    }
+    await post(`${first.url}/v2/namespaces/durable`, { deletes: [0, 1], patch_rows: [{ id: 2, batch: 99 }] });
+    first.proc.kill('SIGKILL');
+    await first.exited;
+    // A crash mid-append leaves a partial frame at the end of the segment: recovery must cut it off.
+    const nsDir = join(dir, 'namespaces', 'ns-durable');
+    const segment = readdirSync(nsDir).find((f) => f.endsWith('.log')) as string;
+    appendFileSync(join(nsDir, segment), Buffer.from([0x54, 0x57, 0x41, 0x4c, 0xff, 0xff]));
+
+    const second = await start(['--data-dir', dir]);
+    const count = await post(`${second.url}/v2/namespaces/durable/query`, { aggregate_by: { n: ['Count'] } });
+    expect(count.body.aggregations.n).toBe(acknowledged.length - 2);
+    const patched = await post(`${second.url}/v2/namespaces/durable/query`, {
+      filters: ['id', 'In', [0, 2]],
+      include_attributes: ['batch'],
+    });
+    expect(patched.body.rows).toEqual([{ id: 2, batch: 99 }]);
+    const nearest = await post(`${second.url}/v2/namespaces/durable/query`, {
+      rank_by: ['vector', 'kNN', [500, 1]],
+      top_k: 1,
+    });
+    expect(nearest.body.rows[0].id).toBe(500);
+    // The repaired log takes new writes.
+    expect(
+      (await post(`${second.url}/v2/namespaces/durable`, { upsert_rows: [{ id: 5000, vector: [0, 0] }] }))
+        .status,
+    ).toBe(200);
+    second.proc.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  });
+});
