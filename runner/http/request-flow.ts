@@ -50,7 +50,11 @@ function withoutHeader(headers: Array<[string, string]>, name: string): Array<[s
 
 export class RequestFlow {
   private method: string;
-  private url: URL;
+  private url!: URL;
+  /** this.url.href, .origin and path + query, read once per hop (URL getters build strings on every read). */
+  private href = '';
+  private origin = '';
+  private path = '';
   private tagUrl: string;
   private tagName: string;
   private body: ArrayBuffer | null;
@@ -72,7 +76,7 @@ export class RequestFlow {
   ) {
     this.bodyText = encoded.text;
     this.method = method;
-    this.url = target.url;
+    this.setUrl(target.url);
     this.tagUrl = target.tagUrl;
     this.tagName = target.tagName;
     this.body = encoded.bytes;
@@ -86,9 +90,17 @@ export class RequestFlow {
       metadata: host.metadata(),
     };
     let headers = params.headers.slice();
-    if (hasHeader(headers, 'content-length')) {
-      // undici computes Content-Length from the body; a user value could only disagree with it.
+    const userLength = headers.find(([n]) => n.toLowerCase() === 'content-length');
+    if (userLength) {
+      // undici computes Content-Length from the body; k6 drops a user value that disagrees, with a warning.
       headers = withoutHeader(headers, 'content-length');
+      const actual = encoded.bytes?.byteLength ?? 0;
+      if (Number(userLength[1]) !== actual) {
+        host.log(
+          'warn',
+          `Content-Length header ${userLength[1]} does not match the body size ${actual}; the body size is sent`,
+        );
+      }
     }
     const userAgent = host.httpOptions.userAgent;
     if (userAgent && !hasHeader(headers, 'user-agent')) headers.push(['User-Agent', userAgent]);
@@ -97,6 +109,13 @@ export class RequestFlow {
     if (target.basicAuth && !hasHeader(headers, 'authorization'))
       headers.push(['Authorization', target.basicAuth]);
     this.headers = headers;
+  }
+
+  private setUrl(url: URL): void {
+    this.url = url;
+    this.href = url.href;
+    this.origin = url.origin;
+    this.path = `${url.pathname}${url.search}`;
   }
 
   /** host:port of the current hop (batchPerHost). */
@@ -112,7 +131,8 @@ export class RequestFlow {
     if (cookie) flat.push('Cookie', cookie);
     const request: OutgoingRequest = {
       method: this.method,
-      url: this.url.href,
+      origin: this.origin,
+      path: this.path,
       headers: flat,
       body: this.body,
       timeoutMs: Math.max(1, this.deadline - performance.now()),
@@ -156,7 +176,7 @@ export class RequestFlow {
       else if (name === 'location') location = reply.headers[i + 1];
       else if (name === 'content-encoding') contentEncoding = reply.headers[i + 1];
     }
-    this.jar.storeFrom(setCookies, this.url.href);
+    this.jar.storeFrom(setCookies, this.href);
     if (!reply.error && REDIRECT_STATUSES.has(reply.status) && location !== undefined) {
       if (this.hops < this.params.maxRedirects) {
         if (this.redirect(reply, location)) return undefined;
@@ -193,7 +213,7 @@ export class RequestFlow {
       // Credentials never follow a redirect to another host.
       this.headers = withoutHeader(withoutHeader(this.headers, 'authorization'), 'cookie');
     }
-    this.url = next;
+    this.setUrl(next);
     this.tagUrl = maskCredentials(next.href);
     if (this.params.tags.name === undefined) this.tagName = this.tagUrl;
     return true;
@@ -218,7 +238,7 @@ export class RequestFlow {
     const response = new Response({
       status: reply.status,
       statusText: reply.status ? `${reply.status} ${reply.statusText}` : '',
-      url: this.url.href,
+      url: this.href,
       proto: reply.proto,
       headers: canonicalHeaders(reply.headers),
       cookies: responseCookies(setCookies, this.url),
@@ -244,7 +264,7 @@ export class RequestFlow {
   }
 
   private cookieHeader(): string {
-    const href = this.url.href;
+    const href = this.href;
     const own = this.params.cookies;
     const pairs: string[] = [];
     for (const [name, value] of this.jar.cookiePairs(href)) {
@@ -261,11 +281,11 @@ export class RequestFlow {
       headers[key] = [...(headers[key] ?? []), value];
     }
     const cookies: RequestInfo['cookies'] = {};
-    for (const [name, value] of this.jar.cookiePairs(this.url.href)) {
+    for (const [name, value] of this.jar.cookiePairs(this.href)) {
       cookies[name] = [...(cookies[name] ?? []), { name, value, replace: false }];
     }
     for (const c of this.params.cookies) cookies[c.name] = [...(cookies[c.name] ?? []), { ...c }];
-    return { method: this.method, url: this.url.href, headers, body: this.bodyText, cookies };
+    return { method: this.method, url: this.href, headers, body: this.bodyText, cookies };
   }
 
   private debugRequest(request: OutgoingRequest): void {

@@ -66,18 +66,11 @@ export class VuConnection {
   private start(request: RequestMessage): void {
     const exchange = new Exchange(request, (reply) => this.reply(request, reply));
     this.inFlight.set(request.id, exchange);
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch (err) {
-      exchange.onError(err as Error);
-      return;
-    }
     try {
       this.pool().dispatch(
         {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          origin: request.origin,
+          path: request.path,
           method: request.method,
           headers: request.headers,
           body: request.body ? Buffer.from(request.body) : null,

@@ -20,8 +20,10 @@ export interface RequestMessage {
   /** True when the VU thread blocks on the reply (sync calls, batch): the worker notifies SIGNAL_WAKE after posting. */
   wake: boolean;
   method: string;
-  /** Absolute http(s) URL, already validated by the VU side. */
-  url: string;
+  /** "http(s)://host:port" of the URL, already validated by the VU side. */
+  origin: string;
+  /** Path and query string. */
+  path: string;
   /** Flat [name, value, name, value, ...] list, names as the user wrote them. */
   headers: string[];
   body: ArrayBuffer | null;
