@@ -1,0 +1,79 @@
+// `bench emulator` flags -> config: defaults, sizes and paces with units, and the errors that name the flag.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_CONFIG, isLoopbackHost, parseFlags, parseThroughput } from './config';
+
+describe('emulator flags', () => {
+  it('defaults: loopback 8787, memory, 2 GiB backlog, 128 MiB eventual tail, unpaced indexing', () => {
+    expect(parseFlags([])).toEqual(DEFAULT_CONFIG);
+    expect(DEFAULT_CONFIG).toMatchObject({
+      host: '127.0.0.1',
+      port: 8787,
+      dataDir: null,
+      backlogLimitBytes: 2_147_483_648,
+      eventualTailLimitBytes: 134_217_728,
+      indexBytesPerSecond: Number.POSITIVE_INFINITY,
+    });
+  });
+
+  it('parses every flag', () => {
+    expect(
+      parseFlags([
+        '--host=::1',
+        '--port',
+        '0',
+        '--data-dir',
+        '/tmp/x',
+        '--backlog-limit',
+        '1.5GiB',
+        '--eventual-tail-limit',
+        '64MB',
+        '--index-throughput',
+        '32MiB/s',
+        '--api-key',
+        'k',
+      ]),
+    ).toMatchObject({
+      host: '::1',
+      port: 0,
+      dataDir: '/tmp/x',
+      backlogLimitBytes: 1_610_612_736,
+      eventualTailLimitBytes: 64_000_000,
+      indexBytesPerSecond: 33_554_432,
+      apiKey: 'k',
+    });
+    expect(parseFlags(['--help'])).toBe('help');
+  });
+
+  it.each([
+    ['32MiB', 33_554_432],
+    ['32MiB/s', 33_554_432],
+    ['10 MB per second', 10_000_000],
+    ['unlimited', Number.POSITIVE_INFINITY],
+    ['4096', 4096],
+  ])('index throughput %j = %d bytes/s', (text, bytes) => {
+    expect(parseThroughput(text)).toBe(bytes);
+  });
+
+  it.each([
+    [['--port', '65536'], '--port: expected a whole number from 0 to 65535, got "65536"'],
+    [['--backlog-limit', 'lots'], '--backlog-limit: invalid size "lots"'],
+    [['--index-throughput', 'fast'], '--index-throughput: invalid size "fast"'],
+    [['--index-throughput', '0/s'], '--index-throughput: must be above 0'],
+    [['--api-key', ''], '--api-key: expected a non-empty key'],
+    [['--host', '10.0.0.5'], '--host 10.0.0.5 is not a loopback address'],
+    [['--nope'], "Unknown option '--nope'"],
+    [['extra'], 'Unexpected argument'],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(ConfigError);
+    expect(() => parseFlags(argv)).toThrow(message);
+  });
+
+  it('binds elsewhere only with --allow-remote', () => {
+    expect(parseFlags(['--host', '0.0.0.0', '--allow-remote'])).toMatchObject({
+      host: '0.0.0.0',
+      allowRemote: true,
+    });
+    expect(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'].every(isLoopbackHost)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.1', 'example.com'].some(isLoopbackHost)).toBe(false);
+  });
+});

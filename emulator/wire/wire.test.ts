@@ -1,0 +1,181 @@
+// Bodies -> typed requests: long base64 strings stay in the buffer and decode straight into Float32Arrays; every
+// vector form the SDK allows; and write/query bodies' 400s naming the field.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api-error';
+import { materialize, parseJsonBody, RawString } from './json-body';
+import { parseQueryRequest, querySlots } from './query-request';
+import { plainAllocator, readVectorColumn } from './vectors';
+import { parseWriteRequest } from './write-request';
+
+const f32b64 = (v: number[]) => Buffer.from(new Float32Array(v).buffer).toString('base64');
+const ctx = { vectorColumns: new Set<string>(), vectorDims: () => null, alloc: plainAllocator };
+
+function badRequest(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    return (error as Error).message;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('parseJsonBody', () => {
+  it('leaves long escape-free strings in the buffer and parses the rest as JSON', () => {
+    const long = 'A'.repeat(400);
+    const body = Buffer.from(
+      JSON.stringify({ a: [long, 'short', { b: long }], esc: `${'x'.repeat(300)}\\"q` }),
+    );
+    const parsed = parseJsonBody(body) as { a: [RawString, string, { b: RawString }]; esc: string };
+    expect(parsed.a[0]).toBeInstanceOf(RawString);
+    expect(parsed.a[0].toString()).toBe(long);
+    expect(parsed.a[1]).toBe('short');
+    expect(parsed.a[2].b).toBeInstanceOf(RawString);
+    // Strings with escapes go through JSON.parse so their escapes are honoured.
+    expect(parsed.esc).toBe(`${'x'.repeat(300)}\\"q`);
+    expect(materialize(parsed)).toEqual(JSON.parse(body.toString()));
+  });
+
+  it('a short string that looks like a placeholder stays a string', () => {
+    const body = Buffer.from(JSON.stringify({ s: '\u0000abc:0', long: 'B'.repeat(300) }));
+    expect((parseJsonBody(body) as { s: string }).s).toBe('\u0000abc:0');
+  });
+
+  it('invalid JSON is a 400', () => {
+    expect(badRequest(() => parseJsonBody(Buffer.from('{"a": [1,')))).toMatch(/not valid JSON/);
+  });
+});
+
+describe('vectors', () => {
+  it('decodes per-row arrays, per-row base64, one flat array and one base64 string to the same floats', () => {
+    const rows = [
+      [1, 2, 3],
+      [4, 5, 6],
+    ];
+    const forms = [rows, rows.map(f32b64), rows.flat(), f32b64(rows.flat())];
+    for (const form of forms) {
+      const batch = readVectorColumn(form, 2, 'upsert_columns.vector', null, plainAllocator);
+      expect(batch.dims).toBe(3);
+      expect(Array.from(batch.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    }
+    const raw = parseJsonBody(
+      Buffer.from(JSON.stringify({ v: [f32b64(Array.from({ length: 100 }, (_, i) => i))] })),
+    ) as {
+      v: RawString[];
+    };
+    expect(raw.v[0]).toBeInstanceOf(RawString);
+    const batch = readVectorColumn(raw.v, 1, 'v', 100, plainAllocator);
+    expect(batch.data[99]).toBe(99);
+  });
+
+  it('null vectors are zeros marked missing; mismatched dimensions are a 400 naming the row', () => {
+    const batch = readVectorColumn([[1, 2], null], 2, 'v', null, plainAllocator);
+    expect(Array.from(batch.missing ?? [])).toEqual([0, 1]);
+    expect(
+      badRequest(() =>
+        readVectorColumn(
+          [
+            [1, 2],
+            [1, 2, 3],
+          ],
+          2,
+          'upsert_columns.vector',
+          null,
+          plainAllocator,
+        ),
+      ),
+    ).toBe('upsert_columns.vector[1]: expected 2 dimensions, got 3');
+    expect(badRequest(() => readVectorColumn([1, 2, 3], 2, 'v', null, plainAllocator))).toMatch(
+      /do not split into 2 vectors/,
+    );
+  });
+});
+
+describe('write requests', () => {
+  it('rows and columns become columns; absent keys are undefined (patches leave them alone)', () => {
+    const req = parseWriteRequest(
+      {
+        upsert_rows: [
+          { id: 1, vector: [1, 0], a: 'x' },
+          { id: 2, vector: [0, 1] },
+        ],
+        patch_columns: { id: [1], a: ['y'] },
+        deletes: [3],
+        distance_metric: 'cosine_distance',
+        schema: { a: { type: 'string', filterable: false }, id: 'uint' },
+      },
+      ctx,
+    );
+    expect(req.upserts[0].ids).toEqual([1, 2]);
+    expect(req.upserts[0].attributes.get('a')).toEqual(['x', undefined]);
+    expect(req.upserts[0].vectors.get('vector')?.dims).toBe(2);
+    expect(req.patches[0].attributes.get('a')).toEqual(['y']);
+    expect(req.deletes).toEqual([3]);
+    expect(req.idType).toBe('uint');
+    expect(req.schema.get('a')).toMatchObject({ filterable: false });
+  });
+
+  it.each([
+    [{ upsert_rows: {} }, 'upsert_rows: expected an array of documents'],
+    [{ upsert_rows: [{ a: 1 }] }, 'upsert_rows[0].id: every document needs an id'],
+    [{ upsert_columns: { id: [1, 2], a: [1] } }, 'upsert_columns.a: has 1 values but id has 2'],
+    [{ upsert_rows: [{ id: 1, $dist: 1 }] }, "upsert_rows[0].$dist: attribute names must not start with '$'"],
+    [{ distance_metric: 'dot' }, 'distance_metric: expected "cosine_distance" or "euclidean_squared"'],
+    [{ schema: { v: '[0]f32' } }, 'schema.v.type: unknown type "[0]f32"'],
+    [{ schema: { a: { type: 'string', wat: 1 } } }, 'schema.a.wat: unknown schema option'],
+    [{ encryption: { mode: 'customer-managed' } }, 'encryption.mode: only "default" is supported'],
+    [{ disable_backpressure: 'yes' }, 'disable_backpressure: expected true or false'],
+  ])('%j -> %s', (body, message) => {
+    expect(badRequest(() => parseWriteRequest(body, ctx))).toContain(message);
+  });
+});
+
+describe('query requests', () => {
+  it('single and multi-query, with slots: kNN 2, aggregations 4, others 1', () => {
+    const single = parseQueryRequest({ rank_by: ['v', 'kNN', [1, 2]], consistency: { level: 'eventual' } });
+    expect(single).toMatchObject({ multi: false, consistency: 'eventual', queries: [{ topK: null }] });
+    expect(querySlots(single)).toBe(2);
+    const multi = parseQueryRequest({
+      queries: [
+        {
+          rank_by: [
+            ['a', 'asc'],
+            ['b', 'desc'],
+          ],
+          top_k: 5,
+        },
+        { aggregate_by: { n: ['Count'] }, group_by: ['a'] },
+      ],
+    });
+    expect(multi.queries[0].rankBy).toEqual({
+      kind: 'order',
+      keys: [
+        { attr: 'a', desc: false },
+        { attr: 'b', desc: true },
+      ],
+    });
+    expect(querySlots(multi)).toBe(5);
+  });
+
+  it.each([
+    [{ rank_by: ['text', 'BM25', 'hello'] }, 'rank_by: BM25 ranking needs full-text or sparse indexes'],
+    [{ rank_by: ['a', 'up'] }, 'rank_by: unknown ordering "up"'],
+    [{ top_k: 0 }, 'top_k: expected a whole number from 1 to 10000'],
+    [{ top_k: 1, limit: 1 }, 'use top_k or limit, not both'],
+    [
+      { aggregate_by: { n: ['Count'] }, rank_by: ['a', 'asc'] },
+      'aggregate_by: cannot be combined with rank_by',
+    ],
+    [{ group_by: ['a'] }, 'group_by: needs aggregate_by'],
+    [{ queries: [{}], top_k: 3 }, 'top_k: not allowed beside "queries"'],
+    [{ queries: [{ consistency: { level: 'strong' } }] }, 'queries[0].consistency: unknown field'],
+    [
+      { consistency: { level: 'sometimes' } },
+      'consistency: expected {"level": "strong"} or {"level": "eventual"}',
+    ],
+    [{ rank_by: ['v', 'ANN', [[1], [2]]] }, 'multi-vector queries are not supported'],
+  ])('%j -> %s', (body, message) => {
+    expect(badRequest(() => parseQueryRequest(body))).toContain(message);
+  });
+});
