@@ -14,7 +14,7 @@ function post(message: IoStatusMessage): void {
 
 control.on('message', async (message: IoControlMessage) => {
   if (message.t === 'vu') {
-    connections.add(new VuConnection(message.port));
+    connections.add(new VuConnection(message.port, (c) => connections.delete(c)));
   } else if (message.t === 'close') {
     await Promise.all([...connections].map((c) => c.close()));
     connections.clear();

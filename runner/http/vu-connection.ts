@@ -17,8 +17,15 @@ export class VuConnection {
   private insecure = false;
   private readonly inFlight = new Map<number, Exchange>();
 
-  constructor(private readonly port: MessagePort) {
+  /** `onClosed` runs when the VU side goes away (its thread ended): the pool's sockets are closed then. */
+  constructor(
+    private readonly port: MessagePort,
+    onClosed: (connection: VuConnection) => void,
+  ) {
     port.on('message', (message: VuToIoMessage) => this.handle(message));
+    port.once('close', () => {
+      void this.close().then(() => onClosed(this));
+    });
   }
 
   private handle(message: VuToIoMessage): void {
@@ -108,6 +115,8 @@ export class VuConnection {
     for (const exchange of this.inFlight.values()) exchange.cancel();
     this.inFlight.clear();
     this.port.close();
-    await this.agent?.destroy().catch(() => {});
+    const agent = this.agent;
+    this.agent = undefined;
+    await agent?.destroy().catch(() => {});
   }
 }

@@ -211,6 +211,54 @@ describe('k6/http behaviour against a loopback server', () => {
   });
 });
 
+describe('connection pools', () => {
+  const connections = () => new Promise<number>((r) => server.server.getConnections((_e, n) => r(n)));
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it('each VU has its own keep-alive pool, closed when the VU thread ends', async () => {
+    const before = await connections();
+    const a = await FakeVu.start(pool, 8);
+    const b = await FakeVu.start(pool, 9);
+    await a.run(`http.get('${server.url}/'); http.get('${server.url}/');`);
+    await b.run(`http.get('${server.url}/');`);
+    expect(await connections()).toBe(before + 2);
+    await a.close();
+    await b.close();
+    await until(async () => (await connections()) === before);
+    expect(await connections()).toBe(before);
+  });
+
+  it('noVUConnectionReuse closes the VU connections at iteration end', async () => {
+    const before = await connections();
+    const local = await FakeVu.start(pool, 11, { noVUConnectionReuse: true });
+    try {
+      await local.run(`http.get('${server.url}/');`);
+      expect(await connections()).toBe(before + 1);
+      local.send({ t: 'iterationEnd' });
+      await until(async () => (await connections()) === before);
+      expect(await connections()).toBe(before);
+      const r = await local.run(`return http.get('${server.url}/').status;`);
+      expect(r.value).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('noConnectionReuse opens a new connection for every request', async () => {
+    const local = await FakeVu.start(pool, 10, { noConnectionReuse: true });
+    try {
+      const r = await local.run(
+        `return [1, 2, 3].map(() => http.get('${server.url}/echo').json('headers.connection'));`,
+      );
+      expect(r.value).toEqual(['close', 'close', 'close']);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
 describe('isolation and interruption', () => {
   it('a 30 MB upload in one VU does not hold back another VU: its requests all finish during the upload', async () => {
     const uploader = await FakeVu.start(pool, 5);
