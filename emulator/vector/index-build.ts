@@ -1,5 +1,6 @@
 // Index work for a batch of rows: int8 quantisation, and for each segment that filled up an IVF build that first
 // checks, on a sample, whether clustering pays off at all (the adaptive rule, see README.md).
+import { chord } from './bounds';
 import { nearestCentroid, trainCentroids } from './kmeans';
 import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
 import { sampleDistinct, seededRandom } from './random';
@@ -11,10 +12,12 @@ import type { DistanceMetric } from './types';
 /** Segments smaller than this are always scanned flat (an int8 pass over them costs < 1 ms). */
 export const IVF_MIN_ROWS = 16_384;
 /** Average rows per IVF list the list count aims for. */
-const ROWS_PER_LIST = 512;
+const ROWS_PER_LIST = 128;
 /** Sample rows per list for training (and for the recall check). */
 const SAMPLE_PER_LIST = 48;
 const KMEANS_ITERATIONS = 6;
+/** The list radius for pruning is this quantile of its rows' distances from the centroid (see bounds.ts). */
+const RADIUS_QUANTILE = 0.95;
 /** Held-out rows per list that stand in for the database in the recall check. */
 const HELDOUT_PER_LIST = 32;
 /** Queries of the recall check, and the recall@10 the chosen nprobe must reach on the sample. */
@@ -108,13 +111,20 @@ function layoutLists(
   lists: number,
   slot: number,
 ): void {
-  const { layout, u32 } = rt;
+  const { layout, u32, f32 } = rt;
   const assign = new Uint16Array(rows);
   const counts = new Uint32Array(lists + 1);
+  const memberChord = new Float32Array(rows);
+  const scores = slotLayout(layout, slot).scores >> 2;
+  const norms = layout.norms >> 2;
   for (let r = 0; r < rows; r++) {
     const l = nearestCentroid(rt, metric, lists, r, slot);
     assign[r] = l;
     counts[l + 1]++;
+    // nearestCentroid left the distances in the slot; for cosine they are 1 - c.x with x not unit length.
+    const v = f32[scores + l];
+    const dist = metric === 'cosine_distance' ? 1 - (1 - v) * f32[norms + r] : v;
+    memberChord[r] = chord(metric, dist);
   }
   const offsets = layout.listOffsets >> 2;
   u32[offsets] = 0;
@@ -123,6 +133,14 @@ function layoutLists(
   for (let l = 0; l < lists; l++) next[l] = u32[offsets + l];
   const ids = layout.ids >> 2;
   for (let r = 0; r < rows; r++) u32[ids + next[assign[r]]++] = r;
+  for (let l = 0; l < lists; l++) {
+    const members = Float32Array.from(
+      u32.subarray(ids + u32[offsets + l], ids + u32[offsets + l + 1]),
+      (r) => memberChord[r],
+    ).sort();
+    const at = Math.min(members.length - 1, Math.floor(members.length * RADIUS_QUANTILE));
+    f32[(layout.radii >> 2) + l] = members.length > 0 ? members[at] : 0;
+  }
 }
 
 /** Builds the IVF of a full segment, or decides it is better scanned flat. */

@@ -8,6 +8,7 @@
 //   ids          capacity u32, the segment's local row numbers in list order      written once, when the IVF is built
 //   centroids    maxLists x dims f32                                             written once, with ids
 //   listOffsets  (maxLists + 1) u32, list l = ids[listOffsets[l] .. listOffsets[l+1])
+//   radii        maxLists f32, the largest chord distance of a list's rows from its centroid (pruning bound)
 //
 // Every region is written once per row (or once per segment) before an index snapshot that reads it is published,
 // so readers never need locks.
@@ -51,6 +52,7 @@ export interface SegmentLayout {
   ids: number;
   centroids: number;
   listOffsets: number;
+  radii: number;
   bytes: number;
   pages: number;
 }
@@ -82,6 +84,7 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
   const ids = take(capacity * 4);
   const centroids = take(MAX_LISTS * dims * 4);
   const listOffsets = take((MAX_LISTS + 1) * 4);
+  const radii = take(MAX_LISTS * 4);
   const pages = Math.ceil(at / PAGE);
   return {
     dims,
@@ -95,6 +98,7 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
     ids,
     centroids,
     listOffsets,
+    radii,
     bytes: at,
     pages,
   };

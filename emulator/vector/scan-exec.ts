@@ -1,12 +1,13 @@
 // Runs exact and ANN tasks against segments with the SIMD kernels, on whichever thread calls it (the request
 // thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
 import { countRows, forEachRow, hasRow } from './bitset';
+import { canSkipList, chord } from './bounds';
 import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
 import { TopK } from './top-k';
-import type { DistanceMetric, RowBitset } from './types';
+import type { DistanceMetric } from './types';
 
 export type SegmentLookup = (seg: number) => SegmentRuntime;
 
@@ -102,7 +103,14 @@ function estimateFor(rt: SegmentRuntime, metric: DistanceMetric, slot: number): 
 }
 
 /** int8 pass over one part into `approx`; returns rows scored. */
-function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number, approx: TopK): number {
+function annPart(
+  rt: SegmentRuntime,
+  task: AnnTask,
+  part: AnnPart,
+  slot: number,
+  approx: TopK,
+  kth: TopK,
+): number {
   const { layout, kernels, f32, u32 } = rt;
   const { dims } = layout;
   const { dead, allow } = task;
@@ -135,21 +143,27 @@ function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number,
         if (dead && hasRow(dead, row)) continue;
         if (allow && !hasRow(allow, row)) continue;
         approx.push(d, row);
+        kth.push(d, row);
       }
     }
     return part.to - part.from;
   }
-  // IVF: rank the segment's centroids, then scan the nearest lists' codes.
+  // IVF: rank the segment's centroids; scan the nprobe nearest lists (scaled up for filters), then every further
+  // list the triangle inequality cannot rule out against the running k-th best estimate. Queries unlike the data
+  // (e.g. random queries on clustered data) thereby probe more lists instead of losing recall.
   exactKernel(rt, task.metric)(layout.centroids, part.lists, dims, sl.query, sl.scores);
   const order = Array.from({ length: part.lists }, (_, l) => l);
-  const centroidDist = Array.from({ length: part.lists }, (_, l) => f32[s + l]);
-  order.sort((a, b) => centroidDist[a] - centroidDist[b] || a - b);
+  const centroidChord = Array.from({ length: part.lists }, (_, l) => chord(task.metric, f32[s + l]));
+  order.sort((a, b) => centroidChord[a] - centroidChord[b] || a - b);
   const probes = Math.min(part.lists, Math.ceil(part.nprobe * task.probeFactor));
   const offsets = layout.listOffsets >> 2;
+  const radii = layout.radii >> 2;
   const ids = layout.ids >> 2;
   let scored = 0;
-  for (let p = 0; p < probes; p++) {
+  for (let p = 0; p < part.lists; p++) {
     const l = order[p];
+    if (p >= probes && canSkipList(centroidChord[l], f32[radii + l], chord(task.metric, kth.threshold)))
+      continue;
     const start = u32[offsets + l];
     const end = u32[offsets + l + 1];
     for (let c = start; c < end; c += CHUNK_ROWS) {
@@ -162,6 +176,7 @@ function annPart(rt: SegmentRuntime, task: AnnTask, part: AnnPart, slot: number,
         if (dead && hasRow(dead, row)) continue;
         if (allow && !hasRow(allow, row)) continue;
         approx.push(d, row);
+        kth.push(d, row);
       }
       scored += n;
     }
@@ -196,8 +211,10 @@ function rerank(task: AnnTask, lookup: SegmentLookup, slot: number, candidates: 
 
 export function runAnn(task: AnnTask, lookup: SegmentLookup, slot: number): TaskResult {
   const approx = new TopK(Math.max(task.rerank, task.k));
+  // The k best estimates so far: the distance a row must beat, which bounds the lists worth probing.
+  const kth = new TopK(task.k);
   let scored = 0;
-  for (const part of task.parts) scored += annPart(lookup(part.seg), task, part, slot, approx);
+  for (const part of task.parts) scored += annPart(lookup(part.seg), task, part, slot, approx, kth);
   const top = new TopK(task.k);
   rerank(
     task,
@@ -207,11 +224,4 @@ export function runAnn(task: AnnTask, lookup: SegmentLookup, slot: number): Task
     top,
   );
   return { hits: top.hits(), scored };
-}
-
-/** Row sets are passed as-is; exported for callers that count candidates before choosing a path. */
-export function liveAllowed(from: number, to: number, dead?: RowBitset, allow?: RowBitset): number {
-  if (allow) return countRows(allow, from, to, dead);
-  if (dead) return to - from - countRows(dead, from, to);
-  return to - from;
 }
