@@ -194,6 +194,14 @@ describe('k6/http behaviour against a loopback server', () => {
     expect(reqs[1].tags).toMatchObject({ url: `${masked}/echo`, name: `${masked}/echo` });
   });
 
+  it('a Host header sets the request host; the method is sent as given', async () => {
+    const r = await vu.run(`
+      const res = http.request('PURGE', '${server.url}/echo', null, { headers: { Host: 'example.test' } });
+      return [res.json('method'), res.json('headers.host')];
+    `);
+    expect(r.value).toEqual(['PURGE', 'example.test']);
+  });
+
   it('multipart bodies with http.file', async () => {
     const r = await vu.run(`
       const res = http.post('${server.url}/echo', { f: http.file('abc', 'a.txt', 'text/plain'), k: 'v' });
