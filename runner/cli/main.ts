@@ -1,24 +1,49 @@
-// bin entry of `bench`: picks the subcommand and turns its result into the process exit code.
-// (`run`, `inspect` and `version` are stubs until the runner lands: they print usage and exit 2.)
+// bin entry of `bench`: picks the subcommand and turns the final error into the process exit code.
+import { BenchError, exitCodeOf } from '../errors';
+import { EXIT_GENERIC_ERROR } from '../exit-codes';
+
 const USAGE = `Usage: bench <command> [flags]
 
 Commands:
-  run <script.js|script.ts>   run a k6 script (k6-compatible runner)
-  emulator                    start the local turbopuffer-compatible server
+  run <script.js|script.ts>   run a k6 script (k6-compatible runner; bench run --help lists the flags)
   inspect <script>            print the script's consolidated options as JSON
-  version                     print the version
+  version                     print the version (--json for JSON)
+  emulator                    start the local turbopuffer-compatible server
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'emulator') {
-    const emulator = await import('../../emulator/main');
-    return emulator.main(rest);
+  try {
+    switch (command) {
+      case 'emulator': {
+        const emulator = await import('../../emulator/main');
+        return await emulator.main(rest);
+      }
+      case 'run': {
+        const { runCommand } = await import('./run-command');
+        return await runCommand(rest);
+      }
+      case 'inspect': {
+        const { inspectCommand } = await import('./inspect-command');
+        return await inspectCommand(rest);
+      }
+      case 'version':
+      case '--version': {
+        const { versionJson, versionLine } = await import('../version');
+        process.stdout.write(`${rest.includes('--json') ? versionJson() : versionLine()}\n`);
+        return 0;
+      }
+      default:
+        process.stderr.write(USAGE);
+        return command === undefined || command === 'help' || command === '--help' ? 0 : EXIT_GENERIC_ERROR;
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = error instanceof BenchError && error.hint ? ` (hint: ${error.hint})` : '';
+    if (error instanceof BenchError) process.stderr.write(`bench: ${message}${hint}\n`);
+    else process.stderr.write(`bench: internal error: ${error instanceof Error ? error.stack : message}\n`);
+    return exitCodeOf(error);
   }
-  process.stderr.write(USAGE);
-  return 2;
 }
-
-export {};
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,376 @@
+// Every `bench run` flag as data (name, alias, argument, description, how it sets the parsed result), so help
+// text and parsing come from one table. Parsing is pure: tests call parseRunFlags without running anything.
+
+import { usageError } from '../errors';
+import type { Options } from '../options/consolidate';
+import { parseDuration, parseGoDuration } from '../options/durations';
+import { parseOptionText } from '../options/env-options';
+
+export interface ParsedRun {
+  script: string | undefined;
+  cliOptions: Options;
+  cliEnv: Record<string, string>;
+  out: string[];
+  summaryExport?: string;
+  summaryMode?: 'compact' | 'full' | 'disabled';
+  noThresholds?: boolean;
+  includeSystemEnvVars?: boolean;
+  quiet: boolean;
+  noColor?: boolean;
+  verbose: boolean;
+  logFormat?: string;
+  logOutput?: string;
+  consoleOutput?: string;
+  configFile?: string;
+  help: boolean;
+}
+
+type Arg = 'none' | 'value' | 'optional';
+
+interface Flag {
+  name: string;
+  alias?: string;
+  arg: Arg;
+  description: string;
+  apply(r: ParsedRun, value: string | undefined): void;
+}
+
+function kv(value: string, flag: string): [string, string] {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw usageError(`--${flag} expects NAME=VALUE, got "${value}"`);
+  return [value.slice(0, eq), value.slice(eq + 1)];
+}
+
+function bool(value: string | undefined): boolean {
+  return value === undefined ? true : (parseOptionText('bool', value) as boolean);
+}
+
+function int(value: string | undefined, flag: string): number {
+  if (value === undefined || !/^\d+$/.test(value))
+    throw usageError(`--${flag} expects a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function duration(value: string | undefined, flag: string): string {
+  try {
+    parseDuration(value ?? '');
+  } catch {
+    throw usageError(`--${flag} expects a duration like 30s or 1m30s, got "${value}"`);
+  }
+  return value as string;
+}
+
+const opt =
+  (key: string, parse: (v: string | undefined, flag: string) => unknown) =>
+  (r: ParsedRun, v: string | undefined) => {
+    r.cliOptions[key] = parse(v, key);
+  };
+
+export const RUN_FLAGS: Flag[] = [
+  { name: 'vus', alias: 'u', arg: 'value', description: 'number of virtual users', apply: opt('vus', int) },
+  {
+    name: 'duration',
+    alias: 'd',
+    arg: 'value',
+    description: 'test duration (e.g. 30s)',
+    apply: opt('duration', duration),
+  },
+  {
+    name: 'iterations',
+    alias: 'i',
+    arg: 'value',
+    description: 'total iterations shared by the VUs',
+    apply: opt('iterations', int),
+  },
+  {
+    name: 'stage',
+    alias: 's',
+    arg: 'value',
+    description: 'ramp stage DURATION:TARGET (repeatable)',
+    apply: (r, v) => {
+      const m = /^(.+):(\d+)$/.exec(v ?? '');
+      if (!m || parseGoDuration(m[1]) === undefined)
+        throw usageError(`--stage expects DURATION:TARGET like 30s:10, got "${v}"`);
+      const stages = (r.cliOptions.stages as unknown[] | undefined) ?? [];
+      stages.push({ duration: m[1], target: Number(m[2]) });
+      r.cliOptions.stages = stages;
+    },
+  },
+  {
+    name: 'env',
+    alias: 'e',
+    arg: 'value',
+    description: 'add NAME=VALUE to __ENV (repeatable)',
+    apply: (r, v) => {
+      const [k, val] = kv(v ?? '', 'env');
+      r.cliEnv[k] = val;
+    },
+  },
+  {
+    name: 'include-system-env-vars',
+    arg: 'optional',
+    description: 'copy the process environment into __ENV (default true)',
+    apply: (r, v) => {
+      r.includeSystemEnvVars = bool(v);
+    },
+  },
+  {
+    name: 'out',
+    alias: 'o',
+    arg: 'value',
+    description: 'output: json=FILE[.gz], csv=FILE (repeatable)',
+    apply: (r, v) => {
+      r.out.push(v ?? '');
+    },
+  },
+  {
+    name: 'summary-export',
+    arg: 'value',
+    description: 'write the old-format JSON summary to FILE',
+    apply: (r, v) => {
+      r.summaryExport = v;
+    },
+  },
+  {
+    name: 'summary-mode',
+    arg: 'value',
+    description: 'compact (default), full or disabled',
+    apply: (r, v) => {
+      if (v !== 'compact' && v !== 'full' && v !== 'disabled')
+        throw usageError(`--summary-mode must be compact, full or disabled, got "${v}"`);
+      r.summaryMode = v;
+    },
+  },
+  {
+    name: 'summary-trend-stats',
+    arg: 'value',
+    description: 'trend columns, e.g. avg,p(95),p(99)',
+    apply: opt('summaryTrendStats', (v) => parseOptionText('list', v ?? '')),
+  },
+  {
+    name: 'summary-time-unit',
+    arg: 'value',
+    description: 'fixed time unit: s, ms or us',
+    apply: opt('summaryTimeUnit', (v) => v),
+  },
+  {
+    name: 'tag',
+    arg: 'value',
+    description: 'run-level tag NAME=VALUE (repeatable)',
+    apply: (r, v) => {
+      const [k, val] = kv(v ?? '', 'tag');
+      if (val === '') throw usageError(`--tag ${k}: the value must not be empty`);
+      r.cliOptions.tags = { ...((r.cliOptions.tags as Record<string, string>) ?? {}), [k]: val };
+    },
+  },
+  {
+    name: 'system-tags',
+    arg: 'value',
+    description: 'enabled system tags (comma list)',
+    apply: opt('systemTags', (v) => parseOptionText('list', v ?? '')),
+  },
+  {
+    name: 'quiet',
+    alias: 'q',
+    arg: 'none',
+    description: 'no banner, header or progress',
+    apply: (r) => {
+      r.quiet = true;
+    },
+  },
+  {
+    name: 'no-color',
+    arg: 'none',
+    description: 'disable ANSI colours',
+    apply: (r) => {
+      r.noColor = true;
+    },
+  },
+  {
+    name: 'verbose',
+    alias: 'v',
+    arg: 'none',
+    description: 'debug logs',
+    apply: (r) => {
+      r.verbose = true;
+    },
+  },
+  {
+    name: 'no-thresholds',
+    arg: 'none',
+    description: 'do not evaluate thresholds',
+    apply: (r) => {
+      r.noThresholds = true;
+    },
+  },
+  { name: 'no-setup', arg: 'none', description: 'skip setup()', apply: opt('noSetup', () => true) },
+  { name: 'no-teardown', arg: 'none', description: 'skip teardown()', apply: opt('noTeardown', () => true) },
+  {
+    name: 'http-debug',
+    arg: 'optional',
+    description: 'log HTTP requests and responses (=full adds bodies)',
+    apply: opt('httpDebug', (v) => (v === 'full' ? 'full' : 'headers')),
+  },
+  {
+    name: 'insecure-skip-tls-verify',
+    arg: 'none',
+    description: 'skip TLS certificate checks',
+    apply: opt('insecureSkipTLSVerify', () => true),
+  },
+  {
+    name: 'throw',
+    alias: 'w',
+    arg: 'none',
+    description: 'throw on failed requests and invalid metric values',
+    apply: opt('throw', () => true),
+  },
+  {
+    name: 'max-redirects',
+    arg: 'value',
+    description: 'redirects to follow (10)',
+    apply: opt('maxRedirects', int),
+  },
+  {
+    name: 'batch',
+    arg: 'value',
+    description: 'parallel requests per http.batch (20)',
+    apply: opt('batch', int),
+  },
+  {
+    name: 'batch-per-host',
+    arg: 'value',
+    description: 'parallel batch requests per host (6)',
+    apply: opt('batchPerHost', int),
+  },
+  { name: 'user-agent', arg: 'value', description: 'User-Agent header', apply: opt('userAgent', (v) => v) },
+  {
+    name: 'discard-response-bodies',
+    arg: 'none',
+    description: 'read and drop response bodies',
+    apply: opt('discardResponseBodies', () => true),
+  },
+  {
+    name: 'no-connection-reuse',
+    arg: 'none',
+    description: 'no keep-alive',
+    apply: opt('noConnectionReuse', () => true),
+  },
+  {
+    name: 'no-vu-connection-reuse',
+    arg: 'none',
+    description: 'close idle connections after each iteration',
+    apply: opt('noVUConnectionReuse', () => true),
+  },
+  {
+    name: 'min-iteration-duration',
+    arg: 'value',
+    description: 'pad shorter iterations',
+    apply: opt('minIterationDuration', duration),
+  },
+  {
+    name: 'setup-timeout',
+    arg: 'value',
+    description: 'setup() timeout (60s)',
+    apply: opt('setupTimeout', duration),
+  },
+  {
+    name: 'teardown-timeout',
+    arg: 'value',
+    description: 'teardown() timeout (60s)',
+    apply: opt('teardownTimeout', duration),
+  },
+  {
+    name: 'config',
+    alias: 'c',
+    arg: 'value',
+    description: 'JSON config file (an option layer)',
+    apply: (r, v) => {
+      r.configFile = v;
+    },
+  },
+  {
+    name: 'log-format',
+    arg: 'value',
+    description: 'text, json or raw',
+    apply: (r, v) => {
+      r.logFormat = v;
+    },
+  },
+  {
+    name: 'log-output',
+    arg: 'value',
+    description: 'stderr, stdout, none or file=PATH',
+    apply: (r, v) => {
+      r.logOutput = v;
+    },
+  },
+  {
+    name: 'console-output',
+    arg: 'value',
+    description: 'append console.* output to FILE',
+    apply: (r, v) => {
+      r.consoleOutput = v;
+    },
+  },
+  {
+    name: 'help',
+    alias: 'h',
+    arg: 'none',
+    description: 'show this help',
+    apply: (r) => {
+      r.help = true;
+    },
+  },
+];
+
+export function runHelp(): string {
+  const rows = RUN_FLAGS.map((f) => {
+    const name = `${f.alias ? `-${f.alias}, ` : '    '}--${f.name}${f.arg === 'value' ? ' VALUE' : f.arg === 'optional' ? '[=VALUE]' : ''}`;
+    return `  ${name.padEnd(38)} ${f.description}`;
+  });
+  return `Usage: bench run [flags] <script.js|script.ts>\n\nFlags:\n${rows.join('\n')}\n`;
+}
+
+/** Parses `bench run` arguments; throws a usage error (exit 255) naming the bad flag. */
+export function parseRunFlags(argv: string[]): ParsedRun {
+  const r: ParsedRun = {
+    script: undefined,
+    cliOptions: {},
+    cliEnv: {},
+    out: [],
+    quiet: false,
+    verbose: false,
+    help: false,
+  };
+  const byName = new Map(RUN_FLAGS.map((f) => [f.name, f]));
+  const byAlias = new Map(RUN_FLAGS.filter((f) => f.alias).map((f) => [f.alias as string, f]));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-' || !a.startsWith('-')) {
+      if (r.script !== undefined) throw usageError(`unexpected argument "${a}": bench run takes one script`);
+      r.script = a;
+      continue;
+    }
+    let flag: Flag | undefined;
+    let value: string | undefined;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      if (eq >= 0) value = a.slice(eq + 1);
+      flag = byName.get(name);
+      if (!flag) throw usageError(`unknown flag --${name}`, 'run `bench run --help` for the list of flags');
+    } else {
+      flag = byAlias.get(a.slice(1, 2));
+      if (!flag) throw usageError(`unknown flag ${a}`, 'run `bench run --help` for the list of flags');
+      if (a.length > 2) value = a.slice(2).replace(/^=/, '');
+    }
+    if (flag.arg === 'value' && value === undefined) {
+      if (i + 1 >= argv.length) throw usageError(`--${flag.name} needs a value`);
+      value = argv[++i];
+    }
+    if (flag.arg === 'none' && value !== undefined && a.startsWith('--'))
+      throw usageError(`--${flag.name} takes no value`);
+    flag.apply(r, value);
+  }
+  return r;
+}

@@ -1,0 +1,56 @@
+// `bench run`: flags -> RunInput -> runTest.
+
+import { Logger } from '../engine/logger';
+import { usageError } from '../errors';
+import { runTest } from '../run-test';
+import { parseRunFlags, runHelp } from './flags';
+
+function envBool(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  return !['0', 'false', 'f', 'no', ''].includes(v.toLowerCase());
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const flags = parseRunFlags(argv);
+  if (flags.help) {
+    process.stdout.write(runHelp());
+    return 0;
+  }
+  if (!flags.script) throw usageError('bench run needs a script', 'bench run [flags] <script.js|script.ts>');
+  const env = process.env;
+  const noColor = flags.noColor ?? envBool(env.K6_NO_COLOR) ?? env.NO_COLOR !== undefined;
+  const logOutput = flags.logOutput ?? env.K6_LOG_OUTPUT ?? 'stderr';
+  const logFormat = (flags.logFormat ?? env.K6_LOG_FORMAT ?? 'text') as 'text' | 'json' | 'raw';
+  if (!['text', 'json', 'raw'].includes(logFormat))
+    throw usageError(`--log-format must be text, json or raw, got "${logFormat}"`);
+  const summaryMode =
+    flags.summaryMode ?? (env.K6_SUMMARY_MODE as 'compact' | 'full' | 'disabled' | undefined) ?? 'compact';
+  if (!['compact', 'full', 'disabled'].includes(summaryMode))
+    throw usageError(`K6_SUMMARY_MODE must be compact, full or disabled, got "${summaryMode}"`);
+  const logger = new Logger({
+    verbose: flags.verbose,
+    format: logFormat,
+    output: logOutput,
+    tty: Boolean(process.stderr.isTTY),
+    noColor,
+    consoleOutput: flags.consoleOutput ?? (flags.cliOptions.consoleOutput as string | undefined),
+  });
+  const out = flags.out.length > 0 ? flags.out : (env.K6_OUT ?? '').split(',').filter(Boolean);
+  return runTest({
+    scriptPath: flags.script,
+    cliOptions: flags.cliOptions,
+    cliEnv: flags.cliEnv,
+    processEnv: env,
+    includeSystemEnvVars: flags.includeSystemEnvVars ?? envBool(env.K6_INCLUDE_SYSTEM_ENV_VARS) ?? true,
+    configFile: flags.configFile,
+    out,
+    summaryExport: flags.summaryExport ?? env.K6_SUMMARY_EXPORT,
+    summaryMode,
+    noThresholds: flags.noThresholds ?? envBool(env.K6_NO_THRESHOLDS) ?? false,
+    quiet: flags.quiet,
+    noColor,
+    logger,
+    stdout: process.stdout,
+    handleSignals: true,
+  });
+}

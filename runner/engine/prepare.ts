@@ -1,0 +1,307 @@
+// Everything before the first VU: load the script, run init #0, consolidate option layers, derive and validate
+// scenarios, and check thresholds against the metric registry. Shared by `bench run` and `bench inspect`.
+import { readFileSync } from 'node:fs';
+import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
+import { BenchError } from '../errors';
+import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
+import { parseScenario, type ScenarioConfig } from '../executors/index';
+import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { Aggregator } from '../metrics/aggregator';
+import { MetricRegistry } from '../metrics/registry';
+import type { HttpModuleOptions } from '../modules/module-host';
+import { consolidate, type Options } from '../options/consolidate';
+import { deriveScenarios } from '../options/derive-scenarios';
+import { parseDuration } from '../options/durations';
+import { optionsFromEnv } from '../options/env-options';
+import {
+  ALL_SYSTEM_TAGS,
+  DEFAULT_SYSTEM_TAGS,
+  DEFAULT_TREND_STATS,
+  KNOWN_OPTION_KEYS,
+} from '../options/option-keys';
+import { type LoadedScript, loadScript } from '../script/bundle';
+import { buildThresholds, type Threshold } from '../thresholds/threshold-set';
+import { BENCH_VERSION } from '../version';
+import type { InitReport } from '../vu/wire';
+import type { Logger } from './logger';
+import { runTransientRealm } from './transient-realm';
+
+export interface PrepareInput {
+  scriptPath: string;
+  /** The "cli" option layer (flags). */
+  cliOptions: Options;
+  /** -e/--env pairs. */
+  cliEnv: Record<string, string>;
+  processEnv: Record<string, string | undefined>;
+  includeSystemEnvVars: boolean;
+  configFile?: string;
+  noThresholds: boolean;
+  logger: Logger;
+}
+
+export interface RunPlan {
+  script: LoadedScript;
+  init: InitReport;
+  options: Options;
+  /** Options as exec.test.options shows them: scenarios filled in, shortcut keys removed. */
+  testOptions: Options;
+  scenarios: ScenarioConfig[];
+  plan: ExecutionPlan;
+  registry: MetricRegistry;
+  thresholds: Threshold[];
+  env: Record<string, string>;
+  runTags: Record<string, string>;
+  systemTags: string[];
+  trendStats: string[];
+  timeUnit: string;
+  httpOptions: HttpModuleOptions;
+  setupTimeout: number;
+  teardownTimeout: number;
+  handleSummaryTimeout: number;
+  minIterationDuration: number;
+  instance: Int32Array;
+}
+
+const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+function configLayer(path: string | undefined, env: Record<string, string | undefined>): Options {
+  const file = path ?? env.K6_CONFIG;
+  if (!file) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Options;
+    return parsed.options && typeof parsed.options === 'object' ? (parsed.options as Options) : parsed;
+  } catch (error) {
+    throw new BenchError(
+      `could not read config file ${file}: ${(error as Error).message}`,
+      EXIT_INVALID_CONFIG,
+    );
+  }
+}
+
+function durationOption(options: Options, key: string, fallback: number, problems: string[]): number {
+  const v = options[key];
+  if (v === undefined || v === null) return fallback;
+  try {
+    return parseDuration(v);
+  } catch (error) {
+    problems.push(`${key}: ${(error as Error).message}`);
+    return fallback;
+  }
+}
+
+function stringList(
+  options: Options,
+  key: string,
+  fallback: readonly string[],
+  problems: string[],
+): string[] {
+  const v = options[key];
+  if (v === undefined || v === null) return [...fallback];
+  if (typeof v === 'string')
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  problems.push(`${key} must be a list of strings`);
+  return [...fallback];
+}
+
+export async function prepareRun(
+  input: PrepareInput,
+  events: { aggregator?: Aggregator } = {},
+): Promise<RunPlan> {
+  const { logger } = input;
+  for (const k of Object.keys(input.cliEnv))
+    if (!ENV_NAME.test(k))
+      throw new BenchError(
+        `invalid environment variable name "${k}" in --env: use letters, digits and "_"`,
+        EXIT_INVALID_CONFIG,
+      );
+  const env: Record<string, string> = {};
+  if (input.includeSystemEnvVars)
+    for (const [k, v] of Object.entries(input.processEnv)) if (v !== undefined) env[k] = v;
+  Object.assign(env, input.cliEnv);
+
+  let script: LoadedScript;
+  try {
+    readFileSync(input.scriptPath);
+  } catch (error) {
+    throw new BenchError(
+      `could not read script ${input.scriptPath}: ${(error as Error).message}`,
+      EXIT_GENERIC_ERROR,
+    );
+  }
+  script = await loadScript(input.scriptPath);
+
+  const registry = new MetricRegistry();
+  const aggregator = events.aggregator ?? new Aggregator(registry, []);
+  const instance = newInt32Block(INSTANCE_WORDS);
+  const baseHttp: HttpModuleOptions = {
+    userAgent: `Grafana k6/${'2.2.0'} (bench/${BENCH_VERSION})`,
+    maxRedirects: 10,
+    batch: 20,
+    batchPerHost: 6,
+    discardResponseBodies: false,
+    throw: false,
+    insecureSkipTLSVerify: false,
+    noConnectionReuse: false,
+    noVUConnectionReuse: false,
+    noCookiesReset: false,
+    systemTags: [...DEFAULT_SYSTEM_TAGS],
+    httpDebug: '',
+  };
+  const init = await runTransientRealm(
+    'init0',
+    {
+      bundleUrl: script.bundleUrl,
+      scriptDir: script.dir,
+      env,
+      testOptions: {},
+      runTags: {},
+      systemTags: [...DEFAULT_SYSTEM_TAGS],
+      httpOptions: baseHttp,
+      minIterationDuration: 0,
+      instance,
+      testStart: nowMs(),
+      sharedArrays: {},
+    },
+    { aggregator, logger, onAbort: () => {}, onTestFail: () => {} },
+    60_000,
+  );
+  if (init.type !== 'init0') {
+    script.dispose();
+    const message =
+      init.type === 'initError'
+        ? init.message
+        : init.type === 'result' && !init.ok
+          ? init.message
+          : 'init timed out';
+    throw new BenchError(message, EXIT_SCRIPT_EXCEPTION);
+  }
+  const fail = (message: string, code: number): never => {
+    script.dispose();
+    throw new BenchError(message, code);
+  };
+  const exported = init.exports;
+  if (!Object.values(exported).includes('function'))
+    fail('no exported functions in script', EXIT_SCRIPT_EXCEPTION);
+  for (const name of ['setup', 'teardown', 'handleSummary'])
+    if (name in exported && exported[name] !== 'function')
+      fail(`exported ${name} must be a function, got ${exported[name]}`, EXIT_SCRIPT_EXCEPTION);
+
+  const unknown = Object.keys(init.options).filter((k) => !KNOWN_OPTION_KEYS.has(k));
+  if (unknown.length > 0)
+    logger.warn(`There were unknown fields in the options exported in the script: ${unknown.join(', ')}`);
+
+  const { options, warnings } = consolidate([
+    { name: 'config', options: configLayer(input.configFile, input.processEnv) },
+    { name: 'script', options: init.options },
+    { name: 'env', options: optionsFromEnv(input.processEnv) },
+    { name: 'cli', options: input.cliOptions },
+  ]);
+  for (const w of warnings) logger.warn(w);
+
+  const problems: string[] = [];
+  const derived = deriveScenarios(options);
+  for (const w of derived.warnings) logger.warn(w);
+  problems.push(...derived.problems);
+  const scenarios: ScenarioConfig[] = [];
+  for (const [name, raw] of Object.entries(derived.scenarios)) {
+    const c = parseScenario(name, raw, problems);
+    if (!c) continue;
+    if (exported[c.exec] !== 'function')
+      problems.push(`executor ${name}: function '${c.exec}' not found in exports`);
+    scenarios.push(c);
+  }
+
+  for (const [name, type, contains] of init.metrics) {
+    try {
+      registry.define(name, type, contains);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+
+  const systemTags = stringList(options, 'systemTags', DEFAULT_SYSTEM_TAGS, problems);
+  for (const t of systemTags)
+    if (!ALL_SYSTEM_TAGS.has(t)) problems.push(`systemTags: unknown system tag "${t}"`);
+  const trendStats = stringList(options, 'summaryTrendStats', DEFAULT_TREND_STATS, problems);
+  for (const s of trendStats)
+    if (!['avg', 'min', 'med', 'max', 'count'].includes(s) && !/^p\(\d+(\.\d+)?\)$/.test(s))
+      problems.push(`summaryTrendStats: invalid stat "${s}" (use avg, min, med, max, count or p(N))`);
+  const timeUnit = typeof options.summaryTimeUnit === 'string' ? options.summaryTimeUnit : '';
+  if (!['', 's', 'ms', 'us'].includes(timeUnit))
+    problems.push(`summaryTimeUnit: "${timeUnit}" is not one of s, ms, us`);
+  const runTags: Record<string, string> = {};
+  if (options.tags !== undefined && options.tags !== null) {
+    if (typeof options.tags !== 'object' || Array.isArray(options.tags))
+      problems.push('tags must be an object');
+    else for (const [k, v] of Object.entries(options.tags as object)) runTags[k] = String(v);
+  }
+
+  let thresholds: Threshold[] = [];
+  if (registry.get('http_req_duration') && systemTags.includes('expected_response'))
+    registry.addSubmetric(
+      registry.get('http_req_duration') as never,
+      'http_req_duration{expected_response:true}',
+      {
+        expected_response: 'true',
+      },
+    );
+  if (!input.noThresholds) {
+    const built = buildThresholds(options.thresholds, registry);
+    thresholds = built.thresholds;
+    problems.push(...built.problems);
+    for (const w of built.warnings) logger.warn(w);
+  }
+
+  const setupTimeout = durationOption(options, 'setupTimeout', 60_000, problems);
+  const teardownTimeout = durationOption(options, 'teardownTimeout', 60_000, problems);
+  const handleSummaryTimeout = durationOption(options, 'handleSummaryTimeout', 120_000, problems);
+  const minIterationDuration = durationOption(options, 'minIterationDuration', 0, problems);
+  if (problems.length > 0) fail(problems.join('\n'), EXIT_INVALID_CONFIG);
+
+  const httpDebug = options.httpDebug;
+  const httpOptions: HttpModuleOptions = {
+    ...baseHttp,
+    userAgent: typeof options.userAgent === 'string' ? options.userAgent : baseHttp.userAgent,
+    maxRedirects: typeof options.maxRedirects === 'number' ? options.maxRedirects : 10,
+    batch: typeof options.batch === 'number' ? options.batch : 20,
+    batchPerHost: typeof options.batchPerHost === 'number' ? options.batchPerHost : 6,
+    discardResponseBodies: options.discardResponseBodies === true,
+    throw: options.throw === true,
+    insecureSkipTLSVerify: options.insecureSkipTLSVerify === true,
+    noConnectionReuse: options.noConnectionReuse === true,
+    noVUConnectionReuse: options.noVUConnectionReuse === true,
+    noCookiesReset: options.noCookiesReset === true,
+    systemTags,
+    httpDebug: httpDebug === 'full' ? 'full' : httpDebug ? 'headers' : '',
+  };
+
+  const testOptions: Options = { ...options };
+  for (const k of ['vus', 'iterations', 'duration', 'stages']) delete testOptions[k];
+  testOptions.scenarios = derived.scenarios;
+
+  return {
+    script,
+    init,
+    options,
+    testOptions,
+    scenarios,
+    plan: executionPlan(scenarios),
+    registry,
+    thresholds,
+    env,
+    runTags,
+    systemTags,
+    trendStats,
+    timeUnit,
+    httpOptions,
+    setupTimeout,
+    teardownTimeout,
+    handleSummaryTimeout,
+    minIterationDuration,
+    instance,
+  };
+}

@@ -1,0 +1,49 @@
+// init #0, setup, teardown and handleSummary each run in a fresh realm with __VU = 0; this runs one such realm
+// to its single reply, under a timeout.
+import type { TransferListItem } from 'node:worker_threads';
+import { newInt32Block, SIGNAL_WORDS } from '../control-block';
+import type { RealmData, RealmMode, RealmToMain } from '../vu/wire';
+import { type RealmEvents, RealmHandle } from './realm-handle';
+
+export type TransientReply =
+  | Extract<RealmToMain, { type: 'init0' } | { type: 'result' } | { type: 'initError' }>
+  | { type: 'timeout' }
+  | { type: 'aborted'; message: string };
+
+export async function runTransientRealm(
+  mode: Exclude<RealmMode, 'vu'>,
+  template: Omit<RealmData, 'mode' | 'vuId' | 'signal'>,
+  events: RealmEvents,
+  timeoutMs: number,
+): Promise<TransientReply> {
+  const signal = newInt32Block(SIGNAL_WORDS);
+  const transfer: TransferListItem[] = template.httpPort ? [template.httpPort] : [];
+  let abortMessage: string | undefined;
+  let abortNow: (() => void) | undefined;
+  const realm = new RealmHandle(mode, { ...template, mode, vuId: 0, signal }, transfer, {
+    ...events,
+    onAbort: (message) => {
+      abortMessage = message;
+      abortNow?.();
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const reply = await Promise.race([
+      realm
+        .next('init0', 'result', 'initError')
+        .catch((e: Error): TransientReply => ({ type: 'result', ok: false, message: e.message })),
+      new Promise<TransientReply>((resolve) => {
+        timer = setTimeout(() => resolve({ type: 'timeout' }), timeoutMs);
+      }),
+      new Promise<TransientReply>((resolve) => {
+        abortNow = () => resolve({ type: 'aborted', message: abortMessage ?? '' });
+      }),
+    ]);
+    return reply as TransientReply;
+  } finally {
+    if (timer) clearTimeout(timer);
+    // Samples posted just before the reply are already routed (same port, in order); now the thread can go.
+    await realm.terminate();
+  }
+}

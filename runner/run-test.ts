@@ -1,0 +1,361 @@
+// Programmatic entry of `bench run`: script + flags -> exit code. The CLI is a thin shell over it.
+//   prepare (load, init #0, options) -> outputs, header -> VUs -> setup -> scenarios -> teardown
+//   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { IN_VUS_ACTIVE, nowMs } from './control-block';
+import type { Logger } from './engine/logger';
+import { prepareRun, type RunPlan } from './engine/prepare';
+import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
+import { runTransientRealm } from './engine/transient-realm';
+import { VuPool } from './engine/vu-pool';
+import { BenchError, exitCodeOf } from './errors';
+import { planHeader } from './executors/execution-plan';
+import { describeScenario } from './executors/index';
+import {
+  EXIT_EXTERNAL_ABORT,
+  EXIT_MARKED_AS_FAILED,
+  EXIT_OK,
+  EXIT_SCRIPT_ABORTED,
+  EXIT_SCRIPT_EXCEPTION,
+  EXIT_SETUP_TIMEOUT,
+  EXIT_TEARDOWN_TIMEOUT,
+  EXIT_THRESHOLDS_FAILED,
+} from './exit-codes';
+import { HttpIoPool } from './http/io-pool';
+import { Aggregator } from './metrics/aggregator';
+import type { Options } from './options/consolidate';
+import { createOutput } from './outputs/index';
+import type { Output } from './outputs/output';
+import { ProgressDisplay } from './outputs/progress';
+import { buildSummaryData } from './summary/data';
+import { renderSummaryExport } from './summary/export';
+import { renderTextSummary } from './summary/text';
+import { evaluateThresholds } from './thresholds/threshold-set';
+import type { RealmData } from './vu/wire';
+
+export interface RunInput {
+  scriptPath: string;
+  cliOptions: Options;
+  cliEnv: Record<string, string>;
+  processEnv: Record<string, string | undefined>;
+  includeSystemEnvVars: boolean;
+  configFile?: string;
+  out: string[];
+  summaryExport?: string;
+  summaryMode: 'compact' | 'full' | 'disabled';
+  noThresholds: boolean;
+  quiet: boolean;
+  noColor: boolean;
+  logger: Logger;
+  stdout: NodeJS.WriteStream;
+  /** Installs SIGINT/SIGTERM handlers (first graceful, second immediate exit 105). */
+  handleSignals: boolean;
+}
+
+const BANNER = `
+         /\\      Grafana   /‾‾/   (bench k6-compatible runner)
+    /\\  /  \\     |\\  __   /  /
+   /  \\/    \\    | |/ /  /   ‾‾\\
+  /          \\   |   (  |  (‾)  |
+ / __________ \\  |_|\\_\\  \\_____/
+`;
+
+export async function runTest(input: RunInput): Promise<number> {
+  const plan = await prepareRun(input);
+  try {
+    return await execute(plan, input);
+  } finally {
+    plan.script.dispose();
+  }
+}
+
+async function execute(plan: RunPlan, input: RunInput): Promise<number> {
+  const { logger } = input;
+  const outputs: Output[] = [];
+  try {
+    for (const spec of input.out)
+      outputs.push(createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv));
+  } catch (error) {
+    throw new BenchError((error as Error).message, 104);
+  }
+  const aggregator = new Aggregator(plan.registry, outputs);
+
+  if (!input.quiet) {
+    const lines = [
+      BANNER,
+      `     execution: local`,
+      `        script: ${input.scriptPath}`,
+      `        output: ${outputs.length > 0 ? outputs.map((o) => o.description).join(', ') : '-'}`,
+      '',
+      `     ${planHeader(plan.scenarios, plan.plan)}`,
+      ...plan.scenarios.map((s) => `              * ${s.name}: ${describeScenario(s)}`),
+      '',
+    ];
+    input.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  // Exit code: the first error decides; thresholds (99) only apply when nothing else went wrong.
+  let exitCode: number | undefined;
+  let errorMessage: string | undefined;
+  const setError = (code: number, message: string) => {
+    if (exitCode === undefined) {
+      exitCode = code;
+      errorMessage = message;
+    }
+  };
+  let abortResolve: () => void = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    abortResolve = resolve;
+  });
+  let isAborted = false;
+  const abort = (code: number, message: string) => {
+    setError(code, message);
+    if (!isAborted) {
+      isAborted = true;
+      abortResolve();
+    }
+  };
+  let testFailed: string | undefined;
+  const events = {
+    aggregator,
+    logger,
+    onAbort: (message: string) => abort(EXIT_SCRIPT_ABORTED, `test aborted${message ? `: ${message}` : ''}`),
+    onTestFail: (message: string) => {
+      testFailed ??= message;
+    },
+  };
+
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      logger.warn('Stopping the test (press Ctrl+C again to exit immediately)');
+      abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because k6 received a signal');
+    } else process.exit(EXIT_EXTERNAL_ABORT);
+  };
+  if (input.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  const runStart = nowMs();
+  const http = await HttpIoPool.start();
+  const template: Omit<RealmData, 'mode' | 'vuId' | 'signal' | 'httpPort'> = {
+    bundleUrl: plan.script.bundleUrl,
+    scriptDir: plan.script.dir,
+    env: plan.env,
+    testOptions: plan.testOptions,
+    runTags: plan.runTags,
+    systemTags: plan.systemTags,
+    httpOptions: plan.httpOptions,
+    minIterationDuration: plan.minIterationDuration,
+    instance: plan.instance,
+    testStart: runStart,
+    sharedArrays: plan.init.sharedArrays,
+  };
+  const pool = new VuPool(template, events, http, plan.instance);
+  const progress: ScenarioProgress[] = plan.scenarios.map(newProgress);
+  const display = new ProgressDisplay(progress, plan.instance, input.stdout, !input.quiet);
+
+  // vus / vus_max every second, event-loop lag, thresholds every 2 s.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  const tick = () => {
+    const time = nowMs();
+    aggregator.addLocal({
+      metric: 'vus',
+      time,
+      value: Atomics.load(plan.instance, IN_VUS_ACTIVE),
+      tags: plan.runTags,
+    });
+    aggregator.addLocal({ metric: 'vus_max', time, value: pool.initialized, tags: plan.runTags });
+    aggregator.addLocal({
+      metric: 'bench_event_loop_lag',
+      time,
+      value: loopDelay.max / 1e6,
+      tags: plan.runTags,
+    });
+    loopDelay.reset();
+  };
+  let ticker: NodeJS.Timeout | undefined;
+  const thresholdTimer = setInterval(() => {
+    const r = evaluateThresholds(plan.thresholds, nowMs() - runStart, false);
+    if (r.abort)
+      abort(
+        EXIT_THRESHOLDS_FAILED,
+        `thresholds on metrics '${r.failedMetrics.join(', ')}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`,
+      );
+  }, 2000);
+
+  let setupData: string | undefined;
+  let setupFailed = false;
+  try {
+    try {
+      await pool.prepare(plan.plan.plannedPeak);
+    } catch (error) {
+      throw error instanceof BenchError
+        ? error
+        : new BenchError((error as Error).message, EXIT_SCRIPT_EXCEPTION);
+    }
+    tick();
+    ticker = setInterval(tick, 1000);
+    display.start();
+
+    const exported = plan.init.exports;
+    const noSetup = plan.options.noSetup === true;
+    const noTeardown = plan.options.noTeardown === true;
+    if (exported.setup === 'function' && !noSetup) {
+      const reply = await runTransientRealm(
+        'setup',
+        { ...template, httpPort: http.connectVu(0) },
+        events,
+        plan.setupTimeout,
+      );
+      if (reply.type === 'timeout') {
+        setupFailed = true;
+        setError(
+          EXIT_SETUP_TIMEOUT,
+          `setup() execution timed out after ${plan.setupTimeout / 1000} seconds (hint: increase setupTimeout in the options)`,
+        );
+      } else if (reply.type === 'aborted') {
+        setupFailed = true;
+        abort(EXIT_SCRIPT_ABORTED, `test aborted${reply.message ? `: ${reply.message}` : ''}`);
+      } else if (reply.type === 'result') {
+        if (reply.ok) setupData = reply.value;
+        else {
+          setupFailed = true;
+          setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+        }
+      } else if (reply.type === 'initError') {
+        setupFailed = true;
+        setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+      }
+    }
+
+    if (!setupFailed && !isAborted) {
+      const testStart = nowMs();
+      const env: ScenarioEnv = {
+        pool,
+        instance: plan.instance,
+        testStart,
+        setupData,
+        runTags: plan.runTags,
+        aborted,
+        isAborted: () => isAborted,
+        emitDropped: (scenario, count, time) => {
+          for (let i = 0; i < count; i++)
+            aggregator.addLocal({
+              metric: 'dropped_iterations',
+              time,
+              value: 1,
+              tags: plan.systemTags.includes('scenario') ? { ...plan.runTags, scenario } : plan.runTags,
+            });
+        },
+        warn: (m) => logger.warn(m),
+        onStarted: tick,
+      };
+      await Promise.all(plan.scenarios.map((c, i) => runScenario(c, progress[i], env)));
+    }
+
+    if (exported.teardown === 'function' && !noTeardown && !setupFailed) {
+      const reply = await runTransientRealm(
+        'teardown',
+        { ...template, httpPort: http.connectVu(0), argument: setupData },
+        { ...events, onAbort: () => {} },
+        plan.teardownTimeout,
+      );
+      if (reply.type === 'timeout')
+        setError(
+          EXIT_TEARDOWN_TIMEOUT,
+          `teardown() execution timed out after ${plan.teardownTimeout / 1000} seconds`,
+        );
+      else if (reply.type === 'result' && !reply.ok) setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+      else if (reply.type === 'initError') setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+    }
+  } catch (error) {
+    setError(exitCodeOf(error), (error as Error).message);
+  } finally {
+    clearInterval(thresholdTimer);
+    if (ticker) clearInterval(ticker);
+    tick();
+    loopDelay.disable();
+    display.stop();
+    await pool.closeAll();
+    await http.close();
+    if (input.handleSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+
+  const testRunDurationMs = nowMs() - runStart;
+  const result = evaluateThresholds(plan.thresholds, testRunDurationMs, true);
+  for (const o of outputs) await o.close();
+  if (Atomics.load(plan.instance, 0) === 0 && exitCode === undefined)
+    logger.warn('No script iterations fully finished, consider making the test duration longer');
+
+  if (input.summaryMode !== 'disabled') {
+    const data = buildSummaryData({
+      registry: plan.registry,
+      aggregator,
+      thresholds: plan.thresholds,
+      trendStats: plan.trendStats,
+      timeUnit: plan.timeUnit,
+      noColor: input.noColor,
+      isStdOutTTY: Boolean(input.stdout.isTTY),
+      isStdErrTTY: Boolean(process.stderr.isTTY),
+      testRunDurationMs,
+      setupData: setupData === undefined ? undefined : JSON.parse(setupData),
+    });
+    let printed = false;
+    if (plan.init.exports.handleSummary === 'function') {
+      const reply = await runTransientRealm(
+        'summary',
+        { ...template, argument: JSON.stringify(data) },
+        { ...events, onAbort: () => {} },
+        plan.handleSummaryTimeout,
+      );
+      if (reply.type === 'result' && reply.ok) {
+        if (reply.outputs) {
+          for (const [target, content] of Object.entries(reply.outputs)) {
+            const bytes = typeof content === 'string' ? content : Buffer.from(content);
+            if (target === 'stdout') input.stdout.write(bytes);
+            else if (target === 'stderr') process.stderr.write(bytes);
+            else writeFileSync(target, bytes);
+          }
+          printed = true;
+        }
+      } else if (reply.type === 'timeout') {
+        logger.error(`handleSummary() execution timed out after ${plan.handleSummaryTimeout / 1000} seconds`);
+        printed = true;
+      } else {
+        const message =
+          reply.type === 'result' && !reply.ok
+            ? reply.message
+            : reply.type === 'initError'
+              ? reply.message
+              : 'handleSummary failed';
+        logger.error(`failed to handle the end-of-test summary: ${message}`);
+      }
+    }
+    if (!printed) {
+      const text = renderTextSummary(data, {
+        enableColors: Boolean(input.stdout.isTTY) && !input.noColor,
+        mode: input.summaryMode,
+      });
+      input.stdout.write(`\n${text}\n\n`);
+    }
+    if (input.summaryExport) writeFileSync(input.summaryExport, renderSummaryExport(data));
+  }
+
+  if (exitCode === undefined && testFailed !== undefined)
+    setError(EXIT_MARKED_AS_FAILED, `test marked as failed${testFailed ? `: ${testFailed}` : ''}`);
+  if (exitCode === undefined && result.failedMetrics.length > 0)
+    setError(
+      EXIT_THRESHOLDS_FAILED,
+      `thresholds on metrics '${result.failedMetrics.join(', ')}' have been crossed`,
+    );
+  if (exitCode !== undefined && errorMessage) logger.error(errorMessage);
+  return exitCode ?? EXIT_OK;
+}

@@ -1,0 +1,98 @@
+// The table of k6 imports the runner provides, with each module's named exports; anything else fails before the
+// run (exit 107) with a message naming the import.
+
+/** Supported module id -> named exports (the default export is always the module object). */
+export const K6_MODULES: Record<string, readonly string[]> = {
+  k6: ['check', 'group', 'sleep', 'fail', 'randomSeed'],
+  'k6/http': [
+    'request',
+    'get',
+    'head',
+    'post',
+    'put',
+    'patch',
+    'del',
+    'options',
+    'batch',
+    'asyncRequest',
+    'url',
+    'file',
+    'cookieJar',
+    'CookieJar',
+    'expectedStatuses',
+    'setResponseCallback',
+    'TLS_1_0',
+    'TLS_1_1',
+    'TLS_1_2',
+    'TLS_1_3',
+    'OCSP_STATUS_GOOD',
+    'OCSP_STATUS_REVOKED',
+    'OCSP_STATUS_SERVER_FAILED',
+    'OCSP_STATUS_UNKNOWN',
+    'OCSP_REASON_UNSPECIFIED',
+    'OCSP_REASON_KEY_COMPROMISE',
+    'OCSP_REASON_CA_COMPROMISE',
+    'OCSP_REASON_AFFILIATION_CHANGED',
+    'OCSP_REASON_SUPERSEDED',
+    'OCSP_REASON_CESSATION_OF_OPERATION',
+    'OCSP_REASON_CERTIFICATE_HOLD',
+    'OCSP_REASON_REMOVE_FROM_CRL',
+    'OCSP_REASON_PRIVILEGE_WITHDRAWN',
+    'OCSP_REASON_AA_COMPROMISE',
+  ],
+  'k6/metrics': ['Counter', 'Gauge', 'Rate', 'Trend'],
+  'k6/execution': ['scenario', 'instance', 'vu', 'test'],
+  'k6/encoding': ['b64encode', 'b64decode'],
+  'k6/timers': ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
+  'k6/data': ['SharedArray'],
+  'k6/crypto': [
+    'md4',
+    'md5',
+    'sha1',
+    'sha256',
+    'sha384',
+    'sha512',
+    'sha512_224',
+    'sha512_256',
+    'ripemd160',
+    'hmac',
+    'createHash',
+    'createHMAC',
+    'randomBytes',
+    'hexEncode',
+  ],
+  // Independent equivalent of jslib's k6-summary (never a copy of it): textSummary and jUnit.
+  'jslib:k6-summary': ['textSummary', 'jUnit', 'humanizeValue'],
+};
+
+/** Remote jslib URLs served by a built-in equivalent instead of a download. */
+export const REMOTE_MODULES: Record<string, string> = {
+  'https://jslib.k6.io/k6-summary/0.0.2/index.js': 'jslib:k6-summary',
+  'https://jslib.k6.io/k6-summary/0.0.1/index.js': 'jslib:k6-summary',
+  'https://jslib.k6.io/k6-summary/0.1.0/index.js': 'jslib:k6-summary',
+};
+
+/** Why an import cannot be served, or undefined when it can. */
+export function unsupportedReason(id: string): string | undefined {
+  if (id in K6_MODULES || id in REMOTE_MODULES) return undefined;
+  if (id.startsWith('k6/x/'))
+    return `unknown module: ${id} (k6 extensions are not supported by bench's runner; run the script with a k6 build that includes the extension)`;
+  if (id === 'k6' || id.startsWith('k6/'))
+    return `unknown module: ${id} (bench's runner supports ${Object.keys(K6_MODULES)
+      .filter((m) => !m.startsWith('jslib:'))
+      .join(', ')})`;
+  if (/^https?:\/\//.test(id))
+    return `remote module ${id} cannot be loaded: bench's runner has no network access for imports; vendor it into the script's bundle (only jslib k6-summary 0.0.x/0.1.0 is built in)`;
+  return undefined;
+}
+
+/** The JS source of the virtual module that re-exports a built-in from the realm's module table. */
+export function virtualModuleSource(id: string): string {
+  const names = K6_MODULES[id] ?? [];
+  const lines = [
+    `const m = globalThis[Symbol.for('bench.k6.require')](${JSON.stringify(id)});`,
+    'export default m;',
+  ];
+  for (const n of names) lines.push(`export const ${n} = m.${n};`);
+  return lines.join('\n');
+}

@@ -1,0 +1,129 @@
+// Entry of every JS realm the runner creates (VUs, and the transient realms for init #0, setup, teardown and
+// handleSummary): one worker thread = one isolated module instance with its own globals.
+import { parentPort, workerData } from 'node:worker_threads';
+import './modules/external';
+import { runActivation } from './vu/activation';
+import { TestAbort } from './vu/interruption';
+import { createRealm, type Realm } from './vu/realm';
+import { post, VuRuntime } from './vu/runtime';
+import type { MainToRealm, RealmData } from './vu/wire';
+
+process.setSourceMapsEnabled(true);
+const data = workerData as RealmData;
+const rt = new VuRuntime(data);
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? String(error)) : String(error);
+}
+
+process.on('unhandledRejection', (reason) => {
+  if (reason instanceof TestAbort) post({ type: 'abort', message: reason.reason });
+  else rt.log('error', `unhandled promise rejection: ${describe(reason)}`, { source: 'stacktrace' });
+});
+
+function exportsOf(module: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.keys(module).map((k) => [k, typeof module[k]]));
+}
+
+async function callOnce(realm: Realm, name: string, argument: unknown): Promise<unknown> {
+  const fn = realm.module[name];
+  if (typeof fn !== 'function') return undefined;
+  rt.iterationStarted();
+  try {
+    return await fn(argument);
+  } finally {
+    rt.iterationEnded();
+    const [sent, received] = rt.takeData();
+    if (data.mode !== 'summary') {
+      const time = performance.timeOrigin + performance.now();
+      const tags = rt.tags();
+      rt.emit([
+        { metric: 'data_sent', time, value: sent, tags },
+        { metric: 'data_received', time, value: received, tags },
+      ]);
+    }
+    rt.encoder.flush();
+  }
+}
+
+async function main(): Promise<void> {
+  let realm: Realm;
+  try {
+    realm = await createRealm(rt);
+  } catch (error) {
+    rt.encoder.flush();
+    post({ type: 'initError', message: describe(error) });
+    return;
+  }
+  if (data.mode === 'init0') {
+    rt.encoder.flush();
+    post({
+      type: 'init0',
+      options: JSON.parse(JSON.stringify(realm.module.options ?? {})),
+      exports: exportsOf(realm.module),
+      metrics: [...realm.modules.declared].map(([name, [type, contains]]) => [name, type, contains]),
+      sharedArrays: realm.modules.sharedArraysMade,
+    });
+    return;
+  }
+  if (data.mode === 'vu') {
+    rt.encoder.flush();
+    let gen = 0;
+    parentPort?.on('message', async (msg: MainToRealm) => {
+      if (msg.type === 'interrupt') {
+        if (msg.gen === gen) rt.fireInterrupt();
+      } else if (msg.type === 'exit') {
+        rt.encoder.flush();
+        process.exit(0);
+      } else if (msg.type === 'activate') {
+        gen = msg.gen;
+        try {
+          const notStarted = await runActivation(rt, realm, msg);
+          post({ type: 'activationDone', gen: msg.gen, notStarted });
+        } catch (error) {
+          rt.encoder.flush();
+          if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
+          else rt.log('error', describe(error), { source: 'stacktrace' });
+          post({ type: 'activationDone', gen: msg.gen, notStarted: 0 });
+        }
+      }
+    });
+    post({ type: 'ready' });
+    return;
+  }
+  // setup, teardown, summary: one call with the argument main passed as JSON.
+  const argument = data.argument === undefined ? undefined : JSON.parse(data.argument);
+  const name = data.mode === 'summary' ? 'handleSummary' : data.mode;
+  try {
+    const result = await callOnce(realm, name, argument);
+    if (data.mode === 'summary') {
+      if (result === undefined || result === null) post({ type: 'result', ok: true, value: undefined });
+      else if (typeof result !== 'object' || Array.isArray(result))
+        post({ type: 'result', ok: false, message: 'handleSummary() should return a map with string keys' });
+      else {
+        const outputs: Record<string, string | ArrayBuffer> = {};
+        for (const [k, v] of Object.entries(result as Record<string, unknown>))
+          outputs[k] = v instanceof ArrayBuffer ? v : typeof v === 'string' ? v : JSON.stringify(v);
+        post({ type: 'result', ok: true, value: undefined, outputs });
+      }
+    } else {
+      let json: string | undefined;
+      try {
+        json = result === undefined ? undefined : JSON.stringify(result);
+      } catch (error) {
+        post({
+          type: 'result',
+          ok: false,
+          message: `error marshaling ${name}() data to JSON: ${(error as Error).message}`,
+        });
+        return;
+      }
+      post({ type: 'result', ok: true, value: json });
+    }
+  } catch (error) {
+    if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
+    else post({ type: 'result', ok: false, message: describe(error) });
+  }
+}
+
+await main();

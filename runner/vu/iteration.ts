@@ -1,0 +1,113 @@
+// One iteration of an exec function: runs it, waits until its event loop is empty (async functions, tracked
+// promises, timers), and emits k6's per-iteration samples (data_sent, data_received, iteration_duration,
+// iterations). Sync iterations finish without yielding to the event loop, which keeps the hot path short.
+import { IN_COMPLETED, IN_INTERRUPTED, nowMs, SC_COMPLETED, SC_INTERRUPTED } from '../control-block';
+import { IterationInterrupted, TestAbort } from './interruption';
+import type { VuRuntime } from './runtime';
+
+export type Outcome = 'completed' | 'interrupted';
+
+export interface IterationContext {
+  fn: (data: unknown) => unknown;
+  data: unknown;
+  block: Int32Array | undefined;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** Logs a script exception the way k6 does (level error, source=stacktrace) and returns "completed". */
+function outcomeOf(rt: VuRuntime, error: unknown): Outcome {
+  if (error instanceof IterationInterrupted) return 'interrupted';
+  if (error instanceof TestAbort) throw error;
+  if (rt.interrupted()) return 'interrupted';
+  const text = error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  const fields: Record<string, string> = { source: 'stacktrace' };
+  if (rt.scenario) {
+    fields.executor = rt.scenario.executor;
+    fields.scenario = rt.scenario.name;
+  }
+  rt.log('error', text, fields);
+  return 'completed';
+}
+
+function finish(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Outcome): Outcome {
+  let end = nowMs();
+  const min = rt.data.minIterationDuration;
+  if (outcome === 'completed' && min > 0 && end - start < min) {
+    try {
+      rt.blockFor(min - (end - start));
+    } catch {
+      // An interruption during the padding sleep still leaves a completed iteration.
+    }
+    end = nowMs();
+  }
+  rt.iterationEnded();
+  const tags = rt.tags();
+  const metadata = rt.metadata();
+  const [sent, received] = rt.takeData();
+  const samples = [
+    { metric: 'data_sent', time: end, value: sent, tags, metadata },
+    { metric: 'data_received', time: end, value: received, tags, metadata },
+  ];
+  if (outcome === 'completed') {
+    samples.push({ metric: 'iteration_duration', time: end, value: end - start, tags, metadata });
+    samples.push({ metric: 'iterations', time: end, value: 1, tags, metadata });
+  }
+  rt.emit(samples);
+  const instance = rt.data.instance;
+  if (outcome === 'completed') {
+    Atomics.add(instance, IN_COMPLETED, 1);
+    if (ctx.block) Atomics.add(ctx.block, SC_COMPLETED, 1);
+  } else {
+    Atomics.add(instance, IN_INTERRUPTED, 1);
+    if (ctx.block) Atomics.add(ctx.block, SC_INTERRUPTED, 1);
+  }
+  rt.flushIfStale();
+  return outcome;
+}
+
+async function settle(
+  rt: VuRuntime,
+  ctx: IterationContext,
+  start: number,
+  result: unknown,
+): Promise<Outcome> {
+  let off: (() => void) | undefined;
+  const interrupted = new Promise<Outcome>((resolve) => {
+    off = rt.onInterrupt(() => resolve('interrupted'));
+  });
+  let outcome: Outcome;
+  try {
+    const done = Promise.resolve(result)
+      .then(() => rt.whenDrained())
+      .then((): Outcome => 'completed');
+    outcome = rt.interrupted() ? 'interrupted' : await Promise.race([done, interrupted]);
+  } catch (error) {
+    outcome = outcomeOf(rt, error);
+  } finally {
+    off?.();
+  }
+  if (outcome === 'interrupted') rt.resetPending();
+  return finish(rt, ctx, start, outcome);
+}
+
+/** Runs one iteration; returns synchronously when the function was sync and left no pending work. */
+export function runIteration(rt: VuRuntime, ctx: IterationContext): Outcome | Promise<Outcome> {
+  rt.iteration++;
+  rt.iterationInScenario++;
+  (globalThis as Record<string, unknown>).__ITER = rt.iteration;
+  rt.group = '';
+  rt.invalidateTags();
+  rt.iterationStarted();
+  const start = nowMs();
+  let result: unknown;
+  try {
+    result = ctx.fn(ctx.data);
+  } catch (error) {
+    return finish(rt, ctx, start, outcomeOf(rt, error));
+  }
+  if (isThenable(result) || rt.pendingWork > 0) return settle(rt, ctx, start, result);
+  return finish(rt, ctx, start, 'completed');
+}

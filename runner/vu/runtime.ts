@@ -1,0 +1,205 @@
+// One realm's runtime state and its ModuleHost implementation: tags, metadata, sample batching, pending async
+// work (for "iteration ends when the event loop is empty"), interruption and logging.
+import { parentPort } from 'node:worker_threads';
+import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../control-block';
+import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
+import type { HttpModuleOptions, ModuleHost, SampleInput } from '../modules/module-host';
+import { IterationInterrupted } from './interruption';
+import type { RealmData, RealmToMain, ScenarioInfo } from './wire';
+
+/** Samples older than this are flushed before the realm blocks or between iterations. */
+const FLUSH_AGE_MS = 50;
+
+export function post(message: RealmToMain | SampleBatch, transfer?: ArrayBuffer[]): void {
+  parentPort?.postMessage(message, transfer ?? []);
+}
+
+export class VuRuntime implements ModuleHost {
+  readonly vuId: number;
+  readonly httpOptions: HttpModuleOptions;
+  readonly signal: Int32Array;
+  readonly httpPort: RealmData['httpPort'];
+  readonly encoder = new SampleBatchEncoder((batch, transfer) => post(batch, transfer));
+  initContext = true;
+  /** "::setup", "::teardown" or "" plus nested group() paths. */
+  group = '';
+  /** Fixed group for setup/teardown realms (their samples carry it and no scenario tag). */
+  baseGroup = '';
+  scenario: ScenarioInfo | undefined;
+  /** exec.vu.metrics.tags / metadata: reset on each activation. */
+  userTags: Record<string, string> = {};
+  userMetadata: Record<string, string> = {};
+  /** __ITER: this VU's iteration count across scenarios. */
+  iteration = -1;
+  iterationInScenario = -1;
+  iterationInInstance = -1;
+  private sent = 0;
+  private received = 0;
+  private pending = 0;
+  private drained: (() => void) | undefined;
+  private interruptListeners = new Set<() => void>();
+  private startCallbacks: Array<() => void> = [];
+  private endCallbacks: Array<() => void> = [];
+  private tagsCache: Record<string, string> | undefined;
+  private readonly systemTags: Set<string>;
+
+  constructor(readonly data: RealmData) {
+    this.vuId = data.vuId;
+    this.httpOptions = data.httpOptions;
+    this.signal = data.signal;
+    this.httpPort = data.httpPort;
+    this.systemTags = new Set(data.systemTags);
+    if (data.mode === 'setup') this.baseGroup = '::setup';
+    if (data.mode === 'teardown') this.baseGroup = '::teardown';
+    this.group = this.baseGroup;
+  }
+
+  inInitContext(): boolean {
+    return this.initContext;
+  }
+
+  invalidateTags(): void {
+    this.tagsCache = undefined;
+  }
+
+  tags(): Record<string, string> {
+    if (!this.tagsCache) {
+      const t: Record<string, string> = { ...this.data.runTags };
+      if (this.scenario) {
+        Object.assign(t, this.scenario.tags);
+        if (this.systemTags.has('scenario')) t.scenario = this.scenario.name;
+      }
+      if (this.systemTags.has('group')) t.group = this.group;
+      Object.assign(t, this.userTags);
+      this.tagsCache = t;
+    }
+    return { ...this.tagsCache };
+  }
+
+  metadata(): Record<string, string> {
+    const m: Record<string, string> = { ...this.userMetadata };
+    if (this.vuId > 0 && this.systemTags.has('vu')) m.vu = String(this.vuId);
+    if (this.iteration >= 0 && this.systemTags.has('iter')) m.iter = String(this.iteration);
+    return m;
+  }
+
+  emit(samples: SampleInput[]): void {
+    this.encoder.addAll(samples);
+  }
+
+  countData(sentBytes: number, receivedBytes: number): void {
+    this.sent += sentBytes;
+    this.received += receivedBytes;
+  }
+
+  /** Takes the data counted since the last call. */
+  takeData(): [number, number] {
+    const out: [number, number] = [this.sent, this.received];
+    this.sent = 0;
+    this.received = 0;
+    return out;
+  }
+
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void {
+    post({ type: 'log', level, message, fields });
+  }
+
+  interrupted(): boolean {
+    return Atomics.load(this.signal, SIGNAL_INTERRUPT) !== 0;
+  }
+
+  throwIfInterrupted(): void {
+    if (this.interrupted()) throw new IterationInterrupted();
+  }
+
+  /** Called when the main thread asks (by message) to interrupt async work. */
+  fireInterrupt(): void {
+    for (const l of [...this.interruptListeners]) l();
+  }
+
+  onInterrupt(listener: () => void): () => void {
+    this.interruptListeners.add(listener);
+    return () => this.interruptListeners.delete(listener);
+  }
+
+  /** Blocks this thread for up to `ms`, waking early on interruption (then throws). */
+  blockFor(ms: number): void {
+    this.flushIfStale(0);
+    const deadline = performance.now() + ms;
+    for (;;) {
+      Atomics.store(this.signal, SIGNAL_WAKE, 0);
+      this.throwIfInterrupted();
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      Atomics.wait(this.signal, SIGNAL_WAKE, 0, left);
+    }
+  }
+
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.pending++;
+    const done = () => {
+      this.pending--;
+      if (this.pending === 0 && this.drained) {
+        const d = this.drained;
+        this.drained = undefined;
+        d();
+      }
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  /** Counts a pending timer as event-loop work (k6/timers); call the returned function when it is gone. */
+  holdLoop(): () => void {
+    this.pending++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.pending--;
+      if (this.pending === 0 && this.drained) {
+        const d = this.drained;
+        this.drained = undefined;
+        d();
+      }
+    };
+  }
+
+  get pendingWork(): number {
+    return this.pending;
+  }
+
+  /** Resolves when no tracked promise or timer is pending. */
+  whenDrained(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drained = resolve;
+    });
+  }
+
+  /** Forgets pending work after an interruption (its callbacks may still run but no longer hold the iteration). */
+  resetPending(): void {
+    this.pending = 0;
+    this.drained = undefined;
+  }
+
+  onIterationStart(callback: () => void): void {
+    this.startCallbacks.push(callback);
+  }
+
+  onIterationEnd(callback: () => void): void {
+    this.endCallbacks.push(callback);
+  }
+
+  iterationStarted(): void {
+    for (const cb of this.startCallbacks) cb();
+  }
+
+  iterationEnded(): void {
+    for (const cb of this.endCallbacks) cb();
+  }
+
+  flushIfStale(maxAge = FLUSH_AGE_MS): void {
+    if (this.encoder.size > 0 && performance.now() - this.encoder.oldest >= maxAge) this.encoder.flush();
+  }
+}

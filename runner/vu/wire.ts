@@ -1,0 +1,90 @@
+// Messages between the main thread and a VU realm (runner/vu.worker.ts). Per-iteration control goes through
+// shared memory (runner/control-block.ts); these messages are per activation or rarer.
+import type { MessagePort } from 'node:worker_threads';
+import type { MetricType, ValueType } from '../metrics/sinks';
+import type { HttpModuleOptions } from '../modules/module-host';
+
+export type RealmMode = 'init0' | 'vu' | 'setup' | 'teardown' | 'summary';
+
+/** workerData of every realm. */
+export interface RealmData {
+  mode: RealmMode;
+  vuId: number;
+  bundleUrl: string;
+  scriptDir: string;
+  /** __ENV before scenario env. */
+  env: Record<string, string>;
+  /** Consolidated options with scenarios filled in (exec.test.options); JSON-safe. */
+  testOptions: Record<string, unknown>;
+  runTags: Record<string, string>;
+  systemTags: string[];
+  httpOptions: HttpModuleOptions;
+  minIterationDuration: number;
+  signal: Int32Array;
+  instance: Int32Array;
+  /** Epoch ms when the run started. */
+  testStart: number;
+  /** SharedArray name -> JSON of each element, made once per process (by init #0). */
+  sharedArrays: Record<string, string[]>;
+  httpPort?: MessagePort;
+  /** For setup/teardown/summary: the function's argument (JSON text; summary: the data object's JSON). */
+  argument?: string;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  executor: string;
+  exec: string;
+  env: Record<string, string>;
+  tags: Record<string, string>;
+  /** Epoch ms the scenario started. */
+  startTime: number;
+  /** ms of its regular duration (for exec.scenario.progress). */
+  duration: number;
+}
+
+export type ActivationMode =
+  | { kind: 'loop' }
+  | { kind: 'shared'; iterations: number }
+  | { kind: 'per-vu'; iterations: number }
+  | { kind: 'arrival'; ring: Float64Array };
+
+export interface ActivateMessage {
+  type: 'activate';
+  gen: number;
+  scenario: ScenarioInfo;
+  block: Int32Array;
+  mode: ActivationMode;
+  /** setup() result as JSON, undefined when setup returned nothing. */
+  setupData: string | undefined;
+}
+
+export type MainToRealm = ActivateMessage | { type: 'interrupt'; gen: number } | { type: 'exit' };
+
+export interface InitReport {
+  type: 'init0';
+  options: Record<string, unknown>;
+  /** Exported name -> typeof. */
+  exports: Record<string, string>;
+  metrics: Array<[string, MetricType, ValueType]>;
+  sharedArrays: Record<string, string[]>;
+  unknownOptionWarning?: string;
+}
+
+export interface LogMessage {
+  type: 'log';
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  fields?: Record<string, string>;
+}
+
+export type RealmToMain =
+  | InitReport
+  | LogMessage
+  | { type: 'ready' }
+  | { type: 'initError'; message: string }
+  | { type: 'activationDone'; gen: number; notStarted: number }
+  | { type: 'abort'; message: string }
+  | { type: 'testFail'; message: string }
+  | { type: 'result'; ok: true; value: string | undefined; outputs?: Record<string, string | ArrayBuffer> }
+  | { type: 'result'; ok: false; message: string };
