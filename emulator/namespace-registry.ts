@@ -72,7 +72,7 @@ export class NamespaceRegistry {
       let records = 0;
       for await (const { seq, record } of wal.replay()) {
         try {
-          ns.replay(seq, record);
+          await ns.replay(seq, record);
         } catch (error) {
           this.log(
             `namespace ${name}: skipped log record ${seq} that no longer applies: ${(error as Error).message}`,

@@ -6,21 +6,22 @@
 //                  |  indexed  |   unindexed tail: strong scans all of it           |
 //                              |  eventual scans up to the tail limit  |
 import { notFound } from './api-error';
+import { appendWriteVectors, applyWriteRows } from './apply-write';
 import { checkWriteBackpressure } from './backpressure';
-import { hasBit, newBitset, orInPlace, resizedCopy, setBit, setRange } from './bitset';
+import { orInPlace, resizedCopy } from './bitset';
 import type { EmulatorConfig } from './config';
 import { DocStore } from './doc-store';
 import { AttributeIndex } from './index/attribute-index';
 import { NamespaceSchema } from './namespace-schema';
-import { type PreparedDocs, type PreparedWrite, prepareWrite } from './prepare-write';
+import { type PreparedWrite, prepareWrite } from './prepare-write';
 import { QueryGate } from './query-gate';
 import type { DistanceMetric, RowBitset, VectorColumn } from './vector/types';
+import { createSlot, type VectorSlot } from './vector-slot';
 import type { WalRecord, WriteAheadLog } from './wal/wal';
-import { type DocId, idBytes } from './wire/ids';
+import type { DocId } from './wire/ids';
 import { parseJsonBody } from './wire/json-body';
-import { type StoredValue, valueBytes } from './wire/values';
-import { plainAllocator } from './wire/vectors';
-import { parseWriteRequest, type WriteRequest } from './wire/write-request';
+import { decodeVectors, plainAllocator } from './wire/vectors';
+import { parseWriteRequest, type WriteRequest, writeVectorBatches } from './wire/write-request';
 
 export type VectorColumnFactory = (spec: { dims: number; metric: DistanceMetric }) => VectorColumn;
 
@@ -28,13 +29,6 @@ export type NamespaceConfig = Pick<
   EmulatorConfig,
   'backlogLimitBytes' | 'eventualTailLimitBytes' | 'indexBytesPerSecond' | 'querySlots' | 'queryWaitMs'
 >;
-
-/** A vector column and the rows that have no vector in it (written before it existed, or null). */
-export interface VectorSlot {
-  column: VectorColumn;
-  missing: RowBitset;
-  missingCount: number;
-}
 
 /** One logged write: where it sits in the log and what it changed, applied to approx_* once indexed. */
 interface LogEntry {
@@ -79,7 +73,8 @@ export class Namespace {
   deleted = false;
   /** Called after each applied write (the indexer listens). */
   onWrite: () => void = () => {};
-  private liveBytes = 0;
+  /** Logical bytes of the live documents (maintained by apply-write.ts). */
+  liveBytes = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
   private lock: Promise<unknown> = Promise.resolve();
@@ -109,7 +104,9 @@ export class Namespace {
   }
 
   /** Validates, logs and applies one write; resolves once it is durable and visible. */
-  write(req: WriteRequest, body: Buffer): Promise<WriteResult> {
+  async write(req: WriteRequest, body: Buffer): Promise<WriteResult> {
+    // Decoding needs no namespace state: do it in slices before taking the write lock.
+    await decodeVectors(writeVectorBatches(req));
     return this.exclusive(async () => {
       if (this.deleted) throw notFound(this.name);
       checkWriteBackpressure(req, {
@@ -126,14 +123,15 @@ export class Namespace {
   }
 
   /** Re-applies a logged record during recovery (no logging, no backpressure). */
-  replay(seq: number, record: WalRecord): void {
+  async replay(seq: number, record: WalRecord): Promise<void> {
     const req = parseWriteRequest(parseJsonBody(record.body), {
       vectorColumns: new Set(this.schema.vectorColumns()),
       vectorDims: (name) => this.vectorDims(name),
       alloc: plainAllocator,
     });
     if (seq === 1) this.createdAt = record.timeMs;
-    this.apply(prepareWrite(req, this), seq, record.timeMs);
+    await decodeVectors(writeVectorBatches(req));
+    await this.apply(prepareWrite(req, this), seq, record.timeMs);
   }
 
   vectorDims(name: string): number | null {
@@ -141,7 +139,7 @@ export class Namespace {
     return spec?.type.kind === 'vector' ? spec.type.dims : null;
   }
 
-  private apply(prepared: PreparedWrite, seq: number, timeMs: number): WriteResult {
+  private async apply(prepared: PreparedWrite, seq: number, timeMs: number): Promise<WriteResult> {
     const { schema, store } = this;
     for (const [name, spec] of prepared.schemaChanges) {
       const before = schema.attribute(name);
@@ -152,58 +150,20 @@ export class Namespace {
     if (prepared.distanceMetric) schema.distanceMetric = prepared.distanceMetric;
     // New vector columns start before this write's rows (earlier rows get zero vectors marked missing).
     for (const docs of prepared.upserts) for (const name of docs.vectors.keys()) this.slot(name);
+    await appendWriteVectors(this, prepared);
     const countBefore = store.liveCount;
     const bytesBefore = this.liveBytes;
-    const idType = schema.idType ?? 'uint';
-    let pos = store.headPos;
-    let bytes = 0;
-    const result: WriteResult = {
-      upserted: [],
-      patched: [],
-      deleted: [],
-      rowsRemaining: prepared.rowsRemaining,
-      bytes: 0,
-    };
-
-    const remove = (id: DocId) => {
-      const b = idBytes(id, idType);
-      pos += b;
-      bytes += b;
-      const row = store.liveRows.get(id);
-      if (row === undefined) return;
-      this.liveBytes -= store.docBytesOf(row);
-      store.deleteId(id, pos);
-      result.deleted.push(id);
-    };
-    for (const id of prepared.filterDeletes) remove(id);
-    if (prepared.filterPatches) {
-      const [p, b] = this.applyPatches(prepared.filterPatches, pos, result.patched);
-      pos = p;
-      bytes += b;
-    }
-    for (const docs of prepared.upserts) {
-      const [p, b] = this.applyUpserts(docs, pos, result.upserted);
-      pos = p;
-      bytes += b;
-    }
-    for (const docs of prepared.patches) {
-      const [p, b] = this.applyPatches(docs, pos, result.patched);
-      pos = p;
-      bytes += b;
-    }
-    for (const id of prepared.deletes) remove(id);
-    store.advanceHead(pos);
+    const applied = applyWriteRows(this, prepared);
     this.entries.push({
       seq,
-      endPos: pos,
+      endPos: applied.endPos,
       rowCountDelta: store.liveCount - countBefore,
       logicalBytesDelta: this.liveBytes - bytesBefore,
     });
     this.updatedAt = timeMs;
-    if (bytes > 0) this.lastWriteAt = timeMs;
-    result.bytes = bytes;
+    if (applied.bytes > 0) this.lastWriteAt = timeMs;
     this.onWrite();
-    return result;
+    return { ...applied, rowsRemaining: prepared.rowsRemaining };
   }
 
   /** The vector slot for a column, created (zero-filled for earlier rows) on first use. */
@@ -213,124 +173,9 @@ export class Namespace {
     const spec = this.schema.attribute(name);
     if (spec?.type.kind !== 'vector') throw new Error(`internal: ${name} is not a vector column`);
     const metric = spec.distanceMetric ?? this.schema.distanceMetric ?? 'cosine_distance';
-    const column = this.createColumn({ dims: spec.type.dims, metric });
-    const rows = this.store.rowCount;
-    slot = { column, missing: newBitset(rows + 1024), missingCount: rows };
-    if (rows > 0) {
-      column.append(new Float32Array(rows * spec.type.dims));
-      setRange(slot.missing, 0, rows);
-    }
+    slot = createSlot(this.createColumn({ dims: spec.type.dims, metric }), this.store.rowCount);
     this.vectors.set(name, slot);
     return slot;
-  }
-
-  private markMissing(slot: VectorSlot, row: number): void {
-    if (slot.missing.length * 32 <= row)
-      slot.missing = resizedCopy(slot.missing, Math.ceil((row + 1) * 1.5) + 1024);
-    setBit(slot.missing, row);
-    slot.missingCount++;
-  }
-
-  /** Appends vectors for `rows` (first row `firstRow`) to every vector column, zeros where a document has none. */
-  private appendVectors(
-    firstRow: number,
-    applied: number[],
-    batches: ReadonlyMap<string, { dims: number; data: Float32Array; missing: Uint8Array | null }>,
-    all: boolean,
-  ): void {
-    for (const [name, slot] of this.vectors) {
-      const dims = slot.column.dims;
-      const batch = batches.get(name);
-      let data: Float32Array;
-      if (batch && all) data = batch.data.subarray(0, applied.length * dims);
-      else {
-        data = new Float32Array(applied.length * dims);
-        if (batch)
-          applied.forEach((i, k) => {
-            data.set(batch.data.subarray(i * dims, (i + 1) * dims), k * dims);
-          });
-      }
-      slot.column.append(data);
-      applied.forEach((i, k) => {
-        if (!batch || batch.missing?.[i]) this.markMissing(slot, firstRow + k);
-      });
-    }
-  }
-
-  private applyUpserts(docs: PreparedDocs, pos: number, out: DocId[]): [number, number] {
-    const { store } = this;
-    const firstRow = store.rowCount;
-    const applied: number[] = [];
-    let bytes = 0;
-    const columns = [...docs.values];
-    for (let i = 0; i < docs.ids.length; i++) {
-      if (!docs.apply[i]) continue;
-      const id = docs.ids[i];
-      pos += docs.opBytes[i];
-      bytes += docs.opBytes[i];
-      const values = new Map<string, StoredValue>();
-      for (const [name, column] of columns) {
-        const v = column[i];
-        if (v !== null && v !== undefined) values.set(name, v);
-      }
-      const previous = store.liveRows.get(id);
-      if (previous !== undefined) this.liveBytes -= store.docBytesOf(previous);
-      store.appendRow(id, pos, docs.opBytes[i], values);
-      this.liveBytes += docs.opBytes[i];
-      applied.push(i);
-      out.push(id);
-    }
-    this.appendVectors(firstRow, applied, docs.vectors, applied.length === docs.ids.length);
-    return [pos, bytes];
-  }
-
-  private applyPatches(docs: PreparedDocs, pos: number, out: DocId[]): [number, number] {
-    const { store, schema } = this;
-    const firstRow = store.rowCount;
-    const oldRows: number[] = [];
-    let bytes = 0;
-    const idType = schema.idType ?? 'uint';
-    for (let i = 0; i < docs.ids.length; i++) {
-      if (!docs.apply[i]) continue;
-      const id = docs.ids[i];
-      const oldRow = store.liveRows.get(id);
-      if (oldRow === undefined) continue;
-      const values = new Map<string, StoredValue>();
-      let docBytes = idBytes(id, idType);
-      for (const name of store.attributes.keys()) {
-        const patched = docs.values.get(name)?.[i];
-        const v = patched === undefined ? store.value(name, oldRow) : patched;
-        if (v === null) continue;
-        values.set(name, v);
-        const spec = schema.attribute(name);
-        if (spec) docBytes += valueBytes(spec.type, v);
-      }
-      for (const [name, column] of docs.values) {
-        const v = column[i];
-        if (v === undefined || v === null || values.has(name)) continue;
-        values.set(name, v);
-        const spec = schema.attribute(name);
-        if (spec) docBytes += valueBytes(spec.type, v);
-      }
-      for (const slot of this.vectors.values()) docBytes += slot.column.dims * 4;
-      pos += docs.opBytes[i];
-      bytes += docs.opBytes[i];
-      this.liveBytes += docBytes - store.docBytesOf(oldRow);
-      store.appendRow(id, pos, docBytes, values);
-      oldRows.push(oldRow);
-      out.push(id);
-    }
-    // A patch is a new row version: it carries the old version's vectors.
-    for (const slot of this.vectors.values()) {
-      const dims = slot.column.dims;
-      const data = new Float32Array(oldRows.length * dims);
-      oldRows.forEach((row, k) => {
-        if (hasBit(slot.missing, row)) this.markMissing(slot, firstRow + k);
-        else data.set(slot.column.get(row), k * dims);
-      });
-      slot.column.append(data);
-    }
-    return [pos, bytes];
   }
 
   /** The state a query reads. Eventual views stop at the last write that fits in the tail limit. */
@@ -424,10 +269,6 @@ export class Namespace {
   /** Live documents including unindexed ones (performance.approx_namespace_size). */
   get liveDocuments(): number {
     return this.store.liveCount;
-  }
-
-  get liveLogicalBytes(): number {
-    return this.liveBytes;
   }
 
   /** Closes the namespace; `destroy` also removes its log. Waits for in-flight writes. */

@@ -106,8 +106,7 @@ export async function executeQuery(
       server_total_ms: elapsedMs(startedAt),
     };
     const billing = {
-      billable_logical_bytes_queried:
-        Math.max(MIN_BILLED_QUERY_BYTES, ns.liveLogicalBytes) * req.queries.length,
+      billable_logical_bytes_queried: Math.max(MIN_BILLED_QUERY_BYTES, ns.liveBytes) * req.queries.length,
       billable_logical_bytes_returned: results.reduce((sum, r) => sum + r.returnedBytes, 0),
     };
     if (req.multi) return { results: results.map((r) => r.body), billing, performance: perf };

@@ -2,6 +2,7 @@
 // ordinary upserts (self-contained, so the destination replays without its source), in batches of COPY_BATCH rows.
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
+import { isMissing } from '../vector-slot';
 import { parseJsonBody } from '../wire/json-body';
 import { plainAllocator } from '../wire/vectors';
 import { parseWriteRequest } from '../wire/write-request';
@@ -22,7 +23,7 @@ export async function copyDocuments(source: Namespace, dest: Namespace): Promise
       columns[name] = batch.map((r) => {
         if (slot) {
           const v = slot.column.get(r);
-          return (slot.missing[r >>> 5] & (1 << (r & 31))) !== 0
+          return isMissing(slot, r)
             ? null
             : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
         }

@@ -7,10 +7,36 @@ import { MAX_DIMS } from './schema';
 
 export interface VectorBatch {
   dims: number;
-  /** rows × dims floats, row-major. */
+  /** rows × dims floats, row-major (filled by decodeVectors). */
   data: Float32Array;
   /** 1 for rows whose value was null (their floats are zeros), or null when every row has a vector. */
   missing: Uint8Array | null;
+  /** Rows in the batch. */
+  rows: number;
+  /**
+   * Decodes rows [from, to) into `data`; null once everything is decoded. Decoding is deferred so a large write
+   * can be decoded in slices between other requests (decodeVectors) instead of in one long block.
+   */
+  decode: ((from: number, to: number) => void) | null;
+}
+
+/** Rows decoded per slice before other requests get a turn: ~1,000 x 768-d rows take ~2 ms. */
+export const DECODE_SLICE_ROWS = 1024;
+
+/** Decodes every pending batch, yielding to the event loop between slices. Throws the first 400. */
+export async function decodeVectors(
+  batches: Iterable<VectorBatch>,
+  sliceRows = DECODE_SLICE_ROWS,
+): Promise<void> {
+  for (const batch of batches) {
+    const decode = batch.decode;
+    if (!decode) continue;
+    for (let from = 0; from < batch.rows; from += sliceRows) {
+      decode(from, Math.min(batch.rows, from + sliceRows));
+      if (from + sliceRows < batch.rows) await new Promise((resolve) => setImmediate(resolve));
+    }
+    batch.decode = null;
+  }
 }
 
 /** Hands out Float32Arrays (pooled for big batches; see BufferPool). */
@@ -89,6 +115,7 @@ export function readVectorList(
     for (let i = 0; i < values.length && dims === null; i++) dims = vectorDims(values[i], field(i));
     if (dims === null) throw badRequest(`${field(0)}: every vector is null; cannot tell the dimensions`);
   }
+  const width = dims;
   const data = alloc(values.length * dims);
   let missing: Uint8Array | null = null;
   for (let i = 0; i < values.length; i++) {
@@ -96,12 +123,19 @@ export function readVectorList(
     if (value === null || value === undefined) {
       missing ??= new Uint8Array(values.length);
       missing[i] = 1;
-      data.fill(0, i * dims, (i + 1) * dims);
-      continue;
+    } else {
+      const got = vectorDims(value, field(i)) ?? 0;
+      if (got !== dims) throw dimsMismatch(field(i), dims, got);
     }
-    writeVector(value, dims, data, i * dims, field(i));
   }
-  return { dims, data, missing };
+  const decode = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const value = values[i];
+      if (value === null || value === undefined) data.fill(0, i * width, (i + 1) * width);
+      else writeVector(value, width, data, i * width, field(i));
+    }
+  };
+  return { dims, data, missing, rows: values.length, decode };
 }
 
 /** A columns-form vector column: per-row values, one flat number array, or one base64 string for all rows. */
@@ -117,7 +151,7 @@ export function readVectorColumn(
     return readVectorList(raw, (i) => `${field}[${i}]`, expectedDims, alloc);
   }
   // One flat array or one string holding all rows back to back.
-  if (rows === 0) return { dims: expectedDims ?? 0, data: alloc(0), missing: null };
+  if (rows === 0) return { dims: expectedDims ?? 0, data: alloc(0), missing: null, rows: 0, decode: null };
   const total = Array.isArray(raw)
     ? raw.length
     : typeof raw === 'string' || raw instanceof RawString
@@ -131,5 +165,5 @@ export function readVectorColumn(
     );
   const data = alloc(rows * dims);
   writeVector(raw, rows * dims, data, 0, field);
-  return { dims, data, missing: null };
+  return { dims, data, missing: null, rows, decode: null };
 }

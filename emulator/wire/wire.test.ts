@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error';
 import { materialize, parseJsonBody, RawString } from './json-body';
 import { parseQueryRequest, querySlots } from './query-request';
-import { plainAllocator, readVectorColumn } from './vectors';
+import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
 
 const f32b64 = (v: number[]) => Buffer.from(new Float32Array(v).buffer).toString('base64');
@@ -48,7 +48,7 @@ describe('parseJsonBody', () => {
 });
 
 describe('vectors', () => {
-  it('decodes per-row arrays, per-row base64, one flat array and one base64 string to the same floats', () => {
+  it('decodes per-row arrays, per-row base64, one flat array and one base64 string to the same floats', async () => {
     const rows = [
       [1, 2, 3],
       [4, 5, 6],
@@ -56,6 +56,7 @@ describe('vectors', () => {
     const forms = [rows, rows.map(f32b64), rows.flat(), f32b64(rows.flat())];
     for (const form of forms) {
       const batch = readVectorColumn(form, 2, 'upsert_columns.vector', null, plainAllocator);
+      await decodeVectors([batch], 1);
       expect(batch.dims).toBe(3);
       expect(Array.from(batch.data)).toEqual([1, 2, 3, 4, 5, 6]);
     }
@@ -66,6 +67,7 @@ describe('vectors', () => {
     };
     expect(raw.v[0]).toBeInstanceOf(RawString);
     const batch = readVectorColumn(raw.v, 1, 'v', 100, plainAllocator);
+    await decodeVectors([batch]);
     expect(batch.data[99]).toBe(99);
   });
 

@@ -162,6 +162,11 @@ function readColumns(
   return { source, ids, attributes, vectors };
 }
 
+/** Every vector batch of a write, for decodeVectors. */
+export function writeVectorBatches(req: WriteRequest): VectorBatch[] {
+  return [...req.upserts, ...req.patches].flatMap((docs) => [...docs.vectors.values()]);
+}
+
 /** Parses a write body already decoded by parseJsonBody. */
 export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteRequest {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
