@@ -340,7 +340,14 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
       }
     }
     if (!printed) {
+      const thresholdValues = Object.fromEntries(
+        plan.thresholds.map((t) => [
+          t.key,
+          Object.fromEntries(t.expressions.map((e) => [e.source, e.lastValue])),
+        ]),
+      );
       const text = renderTextSummary(data, {
+        thresholdValues,
         enableColors: Boolean(input.stdout.isTTY) && !input.noColor,
         mode: input.summaryMode,
       });

@@ -46,7 +46,7 @@ export class JsonOutput implements Output {
 
   private metricLine(metric: Metric): string {
     const thresholds = this.thresholds
-      .filter((t) => t.metric === metric)
+      .filter((t) => t.metric === metric && !t.submetric)
       .flatMap((t) =>
         t.expressions.map((e) =>
           e.abortOnFail

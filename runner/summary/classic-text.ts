@@ -65,9 +65,13 @@ export function renderClassicSummary(data: SummaryData, options: ClassicOptions 
   };
   const width = Math.max(0, ...names.map((n) => display(n).length + (n.includes('{') ? 2 : 0))) + 3;
   const rows = names.map((n) => values(data.metrics[n], stats, timeUnit));
-  const colWidths: number[] = [];
-  for (const r of rows)
-    for (let i = 0; i < r.length; i++) colWidths[i] = Math.max(colWidths[i] ?? 0, r[i].length);
+  // Trend columns align among trends; the other metrics share their own column widths.
+  const widths = { trend: [] as number[], other: [] as number[] };
+  const kind = (n: string) => (data.metrics[n].type === 'trend' ? 'trend' : 'other');
+  rows.forEach((r, idx) => {
+    const w = widths[kind(names[idx])];
+    for (let i = 0; i < r.length; i++) w[i] = Math.max(w[i] ?? 0, r[i].length);
+  });
   names.forEach((n, idx) => {
     const m = data.metrics[n];
     const sub = n.includes('{');
@@ -78,6 +82,7 @@ export function renderClassicSummary(data: SummaryData, options: ClassicOptions 
     }
     const name = `${sub ? '  ' : ''}${display(n)}`;
     const dots = '.'.repeat(Math.max(1, width - name.length));
+    const colWidths = widths[kind(n)];
     const vals = rows[idx].map((v, i) => (i < rows[idx].length - 1 ? v.padEnd(colWidths[i]) : v)).join(' ');
     lines.push(`${indent}  ${mark} ${name}${paint(colors, 2, dots)}: ${vals}`);
   });

@@ -25,6 +25,8 @@ function category(name: string): string {
 }
 
 export interface TextOptions {
+  /** Threshold key -> expression source -> the value it was last evaluated on (aggregations beyond trend stats). */
+  thresholdValues?: Record<string, Record<string, number>>;
   indent?: string;
   enableColors?: boolean;
   mode?: 'compact' | 'full';
@@ -101,7 +103,7 @@ export function renderTextSummary(data: SummaryData, options: TextOptions = {}):
       lines.push(`${pad}  ${key}`);
       for (const [source, { ok }] of Object.entries(m.thresholds ?? {})) {
         const agg = source.split(/<=|<|>=|>|===|==|!=/)[0].trim();
-        const value = m.values[agg];
+        const value = options.thresholdValues?.[key]?.[source] ?? m.values[agg];
         const shown =
           value === undefined
             ? ''

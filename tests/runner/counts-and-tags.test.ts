@@ -1,0 +1,202 @@
+// Fixture scripts against a loopback server: exact iteration and request counts, tags in the NDJSON output,
+// handleSummary data, and the executors' end-of-scenario behaviour.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, fixture, points, readNdjson, scratch, startServer } from './harness';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+const tmp = scratch();
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+describe('shared-iterations with setup, groups, checks and handleSummary', () => {
+  it('runs exactly 10 iterations and hands k6-shaped data to handleSummary', async () => {
+    const summaryFile = join(tmp.dir, 'summary.json');
+    const before = server.requests.length;
+    const r = await bench([
+      'run',
+      '-q',
+      '-e',
+      `TARGET=${server.url}`,
+      '-e',
+      `SUMMARY_FILE=${summaryFile}`,
+      fixture('shared-iterations-summary-data.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('custom summary\n');
+    const got = server.requests.slice(before);
+    expect(got.filter((q) => q.url === '/setup').length).toBe(1);
+    expect(got.filter((q) => q.url === '/').length).toBe(10);
+    const data = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    expect(data.metrics.iterations.values.count).toBe(10);
+    expect(data.metrics.fixture_hits).toMatchObject({
+      type: 'counter',
+      contains: 'default',
+      values: { count: 10 },
+    });
+    expect(data.metrics.fixture_hits.thresholds).toEqual({ 'count==10': { ok: true } });
+    expect(data.metrics['http_req_duration{name:root}'].thresholds).toEqual({ 'p(95)<5000': { ok: true } });
+    expect(data.metrics.http_reqs.values.count).toBe(11);
+    expect(data.metrics.checks.values).toMatchObject({ passes: 21, fails: 10 });
+    expect(Object.keys(data.metrics.http_req_duration.values)).toEqual([
+      'avg',
+      'min',
+      'med',
+      'max',
+      'p(90)',
+      'p(95)',
+    ]);
+    expect(data.setup_data).toEqual({ token: 'abc', n: 1 });
+    expect(data.options).toEqual({
+      summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'],
+      summaryTimeUnit: '',
+      noColor: true,
+    });
+    const root = data.root_group;
+    expect(root).toMatchObject({ name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e' });
+    expect(root.checks).toEqual([
+      { name: 'always fails', path: '::always fails', id: expect.any(String), passes: 0, fails: 10 },
+    ]);
+    expect(root.groups.map((g: { name: string }) => g.name)).toEqual(['setup', 'outer']);
+    expect(root.groups[0].checks[0]).toMatchObject({
+      name: 'setup got 200',
+      path: '::setup::setup got 200',
+      passes: 1,
+      fails: 0,
+    });
+    const inner = root.groups[1].groups[0];
+    expect(inner).toMatchObject({ name: 'inner', path: '::outer::inner' });
+    expect(inner.checks.map((c: { name: string; passes: number }) => [c.name, c.passes])).toEqual([
+      ['status is 200', 10],
+      ['token seen', 10],
+    ]);
+  });
+});
+
+describe('constant-arrival-rate', () => {
+  it('starts rate x duration iterations and tags every sample', async () => {
+    const out = join(tmp.dir, 'car.ndjson');
+    const r = await bench([
+      'run',
+      '-q',
+      '-e',
+      `TARGET=${server.url}`,
+      '--out',
+      `json=${out}`,
+      fixture('constant-arrival-rate-tags.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    const durations = points(lines, 'http_req_duration');
+    const dropped = points(lines, 'dropped_iterations').length;
+    expect(durations.length + dropped).toBe(20);
+    expect(points(lines, 'iterations').length).toBe(durations.length);
+    expect(durations[0].data.tags).toEqual({
+      consistency: 'strong',
+      expected_response: 'true',
+      group: '',
+      method: 'GET',
+      name: `${server.url}/q`,
+      phase: 'idle',
+      proto: 'HTTP/1.1',
+      run: 'fixture',
+      scenario: 'queries',
+      status: '200',
+      url: `${server.url}/q`,
+    });
+    const lag = points(lines, 'bench_iteration_start_lag');
+    expect(lag.length).toBe(durations.length);
+    expect(lag[0].data.tags).toEqual({ group: '', phase: 'idle', run: 'fixture', scenario: 'queries' });
+    const metricLine = lines.find((l) => l.type === 'Metric' && l.metric === 'http_req_duration');
+    expect(metricLine?.data).toMatchObject({
+      name: 'http_req_duration',
+      type: 'trend',
+      contains: 'time',
+      thresholds: [],
+    });
+    expect(points(lines, 'vus_max')[0].data.tags).toEqual({ run: 'fixture' });
+    expect(durations[0].data.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(Z|[+-]\d\d:\d\d)$/);
+  });
+
+  it('drops starts that find no idle VU, one sample each', async () => {
+    const out = join(tmp.dir, 'dropped.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('dropped-iterations-no-free-vu.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    const dropped = points(lines, 'dropped_iterations');
+    const done = points(lines, 'iterations').length;
+    expect(done + dropped.length).toBe(10);
+    expect(done).toBeGreaterThanOrEqual(2);
+    expect(done).toBeLessThanOrEqual(4);
+    expect(dropped.every((d) => d.data.value === 1 && d.data.tags?.scenario === 'q')).toBe(true);
+    expect(r.stderr).toMatch(/Insufficient VUs, reached 1 active VUs and cannot initialize more/);
+  });
+});
+
+describe('per-vu-iterations, exec and scenario env', () => {
+  it('runs vus x iterations of the exec function with unique iteration ids', async () => {
+    const out = join(tmp.dir, 'pvi.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('per-vu-iterations-exec-env.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const seen = points(readNdjson(out), 'fixture_seen');
+    expect(seen.length).toBe(6);
+    expect(new Set(seen.map((s) => s.data.tags?.it)).size).toBe(6);
+    expect(new Set(seen.map((s) => s.data.tags?.vu))).toEqual(new Set(['1', '2', '3']));
+    expect(
+      seen.every(
+        (s) =>
+          s.data.tags?.role === 'w' && s.data.tags?.kind === 'write' && s.data.tags?.scenario === 'writers',
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('iteration end and interruption', () => {
+  it('waits for async work and timers before ending an iteration', async () => {
+    const out = join(tmp.dir, 'async.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('async-iteration-timers.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    const waited = points(lines, 'fixture_waited');
+    expect(waited.length).toBe(3);
+    expect(waited.every((w) => (w.data.value ?? 0) >= 95)).toBe(true);
+    expect(points(lines, 'iteration_duration').every((d) => (d.data.value ?? 0) >= 95)).toBe(true);
+  });
+
+  it('interrupts iterations at the hard end: no iteration samples, data samples still sent', async () => {
+    const out = join(tmp.dir, 'graceful.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('graceful-stop-interrupts.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.ms).toBeLessThan(9000);
+    const lines = readNdjson(out);
+    expect(points(lines, 'iterations').length).toBe(0);
+    expect(points(lines, 'data_sent').length).toBe(2);
+    expect(r.stderr).toMatch(/No script iterations fully finished/);
+  });
+});
+
+describe('modules and globals', () => {
+  it('open() and SharedArray read files relative to the script', async () => {
+    const summary = join(tmp.dir, 'export.json');
+    const r = await bench(['run', '-q', '--summary-export', summary, fixture('open-and-shared-array.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const exported = JSON.parse(readFileSync(summary, 'utf8'));
+    expect(exported.metrics.checks).toEqual({ passes: 4, fails: 0, value: 1 });
+  });
+
+  it('serves the jslib k6-summary import with a built-in textSummary', async () => {
+    const r = await bench(['run', '-q', fixture('jslib-text-summary.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^JSLIB\n {5}✓ one is one\n/);
+    expect(r.stdout).toMatch(/ {5}checks\.+: 100\.00% +✓ 2 +✗ 0/);
+    expect(r.stdout).toMatch(/ {5}iterations\.+: 2 /);
+  });
+});

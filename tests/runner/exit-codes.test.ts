@@ -1,0 +1,53 @@
+// Fixture scripts -> exit codes and the message that names the problem (k6's exit-code table).
+import { describe, expect, it } from 'vitest';
+import { bench, fixture } from './harness';
+
+describe('bench run exit codes', () => {
+  it.each([
+    ['thresholds-failed-exit-99.js', 99, /thresholds on metrics 'fixture_ms' have been crossed/],
+    ['unsupported-import-k6-ws.js', 107, /unknown module: k6\/ws/],
+    ['scenario-unknown-field-exit-104.js', 104, /scenario "bad": unknown field "rampUp"/],
+    [
+      'threshold-unknown-metric-exit-104.js',
+      104,
+      /invalid threshold defined on no_such_metric; reason: no metric name "no_such_metric" found/,
+    ],
+    ['test-fail-exit-110.js', 110, /test marked as failed: marked/],
+    ['setup-timeout-exit-100.js', 100, /setup\(\) execution timed out after 1 seconds/],
+    ['no-exported-functions-exit-107.js', 107, /no exported functions in script/],
+    ['init-error-exit-107.js', 107, /broken init/],
+  ])('%s exits %i', async (name, code, message) => {
+    const r = await bench(['run', '-q', fixture(name)]);
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.stderr).toMatch(message);
+  });
+
+  it('exec.test.abort() exits 108 at once and teardown still runs', async () => {
+    const r = await bench(['run', '-q', fixture('test-abort-exit-108.js')]);
+    expect(r.code, r.stderr).toBe(108);
+    expect(r.stderr).toMatch(/test aborted: enough/);
+    expect(r.stderr).toMatch(/teardown ran/);
+    expect(r.ms).toBeLessThan(15_000);
+  });
+
+  it('an abortOnFail threshold stops the run early with exit 99', async () => {
+    const r = await bench(['run', '-q', fixture('abort-on-fail-exit-99.js')]);
+    expect(r.code, r.stderr).toBe(99);
+    expect(r.stderr).toMatch(
+      /thresholds on metrics 'fixture_bad' were crossed; at least one has abortOnFail enabled/,
+    );
+    expect(r.ms).toBeLessThan(20_000);
+  });
+
+  it('a missing script is a generic error (255) naming the file', async () => {
+    const r = await bench(['run', 'tests/runner/fixtures/does-not-exist.js']);
+    expect(r.code).toBe(255);
+    expect(r.stderr).toMatch(/could not read script tests\/runner\/fixtures\/does-not-exist.js/);
+  });
+
+  it('an unknown flag is a usage error (255) naming the flag', async () => {
+    const r = await bench(['run', '--no-such-flag', fixture('test-fail-exit-110.js')]);
+    expect(r.code).toBe(255);
+    expect(r.stderr).toMatch(/unknown flag --no-such-flag/);
+  });
+});

@@ -1,0 +1,121 @@
+// Test harness for running fixture scripts through the real CLI (dist/bench.js) against a loopback HTTP server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const FIXTURES = join(ROOT, 'tests/runner/fixtures');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs `node dist/bench.js <args>` with a hard time limit (the run is bounded; the limit only guards the test). */
+export function bench(
+  args: string[],
+  env: Record<string, string> = {},
+  limitMs = 45_000,
+): Promise<RunResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/bench.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+export function fixture(name: string): string {
+  return join(FIXTURES, name);
+}
+
+/** A scratch directory for output files, removed by the returned cleanup. */
+export function scratch(): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  bodyBytes: number;
+}
+
+/** A loopback server that answers every request 200 "ok" (or per `respond`) and records what it got. */
+export async function startServer(
+  respond: (req: IncomingMessage) => { status: number; body: string } = () => ({ status: 200, body: 'ok' }),
+): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
+  const requests: Recorded[] = [];
+  const server: Server = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.length;
+    });
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes: bytes });
+      const r = respond(req);
+      res.writeHead(r.status, { 'content-type': 'text/plain' });
+      res.end(r.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface JsonLine {
+  type: 'Metric' | 'Point';
+  metric: string;
+  data: {
+    name?: string;
+    type?: string;
+    thresholds?: unknown[];
+    submetrics?: unknown;
+    time?: string;
+    value?: number;
+    tags?: Record<string, string>;
+    metadata?: Record<string, string>;
+  };
+}
+
+export function readNdjson(path: string): JsonLine[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as JsonLine);
+}
+
+export function points(lines: JsonLine[], metric: string): JsonLine[] {
+  return lines.filter((l) => l.type === 'Point' && l.metric === metric);
+}
