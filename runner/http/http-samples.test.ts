@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ExchangeFacts, exchangeSamples, exchangeTags, type TagContext } from './http-samples';
+import {
+  type ExchangeFacts,
+  exchangeSamples,
+  exchangeTags,
+  httpTagFlags,
+  type TagContext,
+} from './http-samples';
 
 const ALL = new Set([
   'proto',
@@ -37,7 +43,7 @@ function facts(over: Partial<ExchangeFacts> = {}): ExchangeFacts {
 const ctx = (over: Partial<TagContext> = {}): TagContext => ({
   vuTags: { scenario: 'default', group: '' },
   userTags: {},
-  systemTags: ALL,
+  flags: httpTagFlags(ALL),
   metadata: {},
   ...over,
 });
@@ -111,7 +117,7 @@ describe('HTTP samples', () => {
   it('system tags can be switched off; tls_version only with TLS', () => {
     const t = exchangeTags(
       facts({ tlsVersion: 'tls1.3' }),
-      ctx({ systemTags: new Set(['status', 'tls_version']) }),
+      ctx({ flags: httpTagFlags(['status', 'tls_version']) }),
     );
     expect(t).toEqual({ scenario: 'default', group: '', status: '200', tls_version: 'tls1.3' });
   });

