@@ -1,7 +1,7 @@
 // Index work for a batch of rows: int8 quantisation, and for each segment that filled up an IVF build that first
 // checks, on a sample, whether clustering pays off at all (the adaptive rule, see README.md).
 import { chord } from './bounds';
-import { nearestCentroid, trainCentroids } from './kmeans';
+import { centroidSqNorms, nearestCentroid, trainCentroids } from './kmeans';
 import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
 import { sampleDistinct, seededRandom } from './random';
 import type { SegmentLookup } from './scan-exec';
@@ -14,8 +14,8 @@ export const IVF_MIN_ROWS = 16_384;
 /** Average rows per IVF list the list count aims for. */
 const ROWS_PER_LIST = 128;
 /** Sample rows per list for training (and for the recall check). */
-const SAMPLE_PER_LIST = 48;
-const KMEANS_ITERATIONS = 6;
+const SAMPLE_PER_LIST = 40;
+const KMEANS_ITERATIONS = 5;
 /** The list radius for pruning is this quantile of its rows' distances from the centroid (see bounds.ts). */
 const RADIUS_QUANTILE = 0.95;
 /** Held-out rows per list that stand in for the database in the recall check. */
@@ -117,13 +117,15 @@ function layoutLists(
   const memberChord = new Float32Array(rows);
   const scores = slotLayout(layout, slot).scores >> 2;
   const norms = layout.norms >> 2;
+  const sqNorms = centroidSqNorms(rt, lists);
   for (let r = 0; r < rows; r++) {
-    const l = nearestCentroid(rt, metric, lists, r, slot);
+    const l = nearestCentroid(rt, metric, lists, sqNorms, r, slot);
     assign[r] = l;
     counts[l + 1]++;
-    // nearestCentroid left the distances in the slot; for cosine they are 1 - c.x with x not unit length.
-    const v = f32[scores + l];
-    const dist = metric === 'cosine_distance' ? 1 - (1 - v) * f32[norms + r] : v;
+    // nearestCentroid left c.x in the slot; norms hold 1/|x| (cosine) or |x|^2 (euclidean).
+    const dot = f32[scores + l];
+    const dist =
+      metric === 'cosine_distance' ? 1 - dot * f32[norms + r] : f32[norms + r] + sqNorms[l] - 2 * dot;
     memberChord[r] = chord(metric, dist);
   }
   const offsets = layout.listOffsets >> 2;
@@ -161,7 +163,10 @@ export function buildIvf(
   const heldRows = rowsSample.subarray(train, train + held);
   const queryRows = rowsSample.subarray(train + held);
   trainCentroids(rt, metric, trainRows, lists, KMEANS_ITERATIONS, random, slot);
-  const heldAssignment = Int32Array.from(heldRows, (r) => nearestCentroid(rt, metric, lists, r, slot));
+  const sqNorms = centroidSqNorms(rt, lists);
+  const heldAssignment = Int32Array.from(heldRows, (r) =>
+    nearestCentroid(rt, metric, lists, sqNorms, r, slot),
+  );
   const nprobe = sampleNprobe(rt, metric, heldRows, heldAssignment, queryRows, lists, slot);
   if (nprobe > lists * MAX_PROBE_SHARE) return { seg: -1, lists: 0, nprobe: 0 };
   layoutLists(rt, metric, rows, lists, slot);

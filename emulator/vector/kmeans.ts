@@ -4,26 +4,42 @@ import { slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { DistanceMetric } from './types';
 
-/** The nearest centroid of one row (kernel pass over the centroids with the row itself as the query). */
+/** |c|^2 of each centroid: euclidean ranking uses |c|^2 - 2 c.x (cosine centroids are unit length). */
+export function centroidSqNorms(rt: SegmentRuntime, lists: number): Float64Array {
+  const { layout, f32 } = rt;
+  const d = layout.dims;
+  const out = new Float64Array(lists);
+  for (let c = 0; c < lists; c++) {
+    let s = 0;
+    for (let j = 0; j < d; j++) s += f32[(layout.centroids >> 2) + c * d + j] ** 2;
+    out[c] = s;
+  }
+  return out;
+}
+
+/**
+ * The nearest centroid of one row: one dot-product pass over the centroids with the row itself as the query
+ * (argmax c.x for cosine, argmin |c|^2 - 2 c.x for euclidean). Leaves the dots in the slot's scores.
+ */
 export function nearestCentroid(
   rt: SegmentRuntime,
   metric: DistanceMetric,
   lists: number,
+  sqNorms: Float64Array,
   local: number,
   slot: number,
 ): number {
   const { layout, kernels, f32 } = rt;
   const sl = slotLayout(layout, slot);
-  const q = layout.vectors + local * layout.dims * 4;
-  // For cosine the row is not unit length: that scales every centroid's dot alike, so the argmin is unchanged.
-  if (metric === 'cosine_distance') kernels.cosF32(layout.centroids, lists, layout.dims, q, sl.scores);
-  else kernels.l2F32(layout.centroids, lists, layout.dims, q, sl.scores);
+  kernels.dotF32(layout.centroids, lists, layout.dims, layout.vectors + local * layout.dims * 4, sl.scores);
   const s = sl.scores >> 2;
+  const cosine = metric === 'cosine_distance';
   let best = 0;
-  let bestDist = f32[s];
-  for (let l = 1; l < lists; l++) {
-    if (f32[s + l] < bestDist) {
-      bestDist = f32[s + l];
+  let bestKey = Number.POSITIVE_INFINITY;
+  for (let l = 0; l < lists; l++) {
+    const key = cosine ? -f32[s + l] : sqNorms[l] - 2 * f32[s + l];
+    if (key < bestKey) {
+      bestKey = key;
       best = l;
     }
   }
@@ -64,8 +80,9 @@ export function trainCentroids(
   const norms = layout.norms >> 2;
   const cen = layout.centroids >> 2;
   for (let it = 0; it <= iterations; it++) {
+    const sqNorms = centroidSqNorms(rt, lists);
     for (let i = 0; i < sample.length; i++)
-      assignment[i] = nearestCentroid(rt, metric, lists, sample[i], slot);
+      assignment[i] = nearestCentroid(rt, metric, lists, sqNorms, sample[i], slot);
     if (it === iterations) break;
     sums.fill(0);
     counts.fill(0);

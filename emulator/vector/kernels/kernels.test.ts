@@ -48,6 +48,12 @@ describe('f32 kernels match a double-precision JS reference', () => {
       }
       expect(s.f32[(s.out >> 2) + 5]).toBe(1);
 
+      s.k.dotF32(s.base, ROWS, dims, s.q, s.out);
+      for (let r = 0; r < ROWS; r++) {
+        const want = rowOf(r).reduce((a, v, j) => a + v * qUnit[j], 0);
+        expect(Math.abs(s.f32[(s.out >> 2) + r] - want)).toBeLessThan(1e-5 * dims);
+      }
+
       s.k.l2F32(s.base, ROWS, dims, s.q, s.out);
       for (let r = 0; r < ROWS; r++) {
         const want = referenceDistance(rowOf(r), qUnit, 'euclidean_squared');

@@ -7,6 +7,8 @@ export interface Kernels {
   cosF32(base: number, n: number, dims: number, q: number, out: number): void;
   /** As cosF32 for the rows whose numbers (u32, relative to base) are at ids. */
   cosF32Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  /** out[i] = dot(row i, q), rows contiguous at base. */
+  dotF32(base: number, n: number, dims: number, q: number, out: number): void;
   /** out[i] = sum((row i - q)^2), rows contiguous at base. */
   l2F32(base: number, n: number, dims: number, q: number, out: number): void;
   l2F32Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
@@ -52,6 +54,7 @@ export interface Estimate {
 }
 
 interface KernelExports {
+  dot_f32(base: number, n: number, dims: number, q: number, out: number): void;
   estimate_i8(...args: number[]): void;
   estimate_i8_ids(...args: number[]): void;
   cos_f32(base: number, n: number, dims: number, q: number, out: number): void;
@@ -90,6 +93,7 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
   return {
     cosF32: (base, n, dims, q, out) => x.cos_f32(base | 0, n, dims, q | 0, out | 0),
     cosF32Ids: (base, ids, n, dims, q, out) => x.cos_f32_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
+    dotF32: (base, n, dims, q, out) => x.dot_f32(base | 0, n, dims, q | 0, out | 0),
     l2F32: (base, n, dims, q, out) => x.l2_f32(base | 0, n, dims, q | 0, out | 0),
     l2F32Ids: (base, ids, n, dims, q, out) => x.l2_f32_ids(base | 0, ids | 0, n, dims, q | 0, out | 0),
     dotI8: (base, n, dims, q, out) => x.dot_i8(base | 0, n, dims, q | 0, out | 0),

@@ -182,6 +182,19 @@
       (f32.const 1)
       (f32.gt (local.get $xx) (f32.const 0))))
 
+  ;; out[i] = dot(row i, q), rows contiguous at $base (centroid ranking while indexing, where it is compute-bound).
+  (func (export "dot_f32") (param $base i32) (param $n i32) (param $dims i32) (param $q i32) (param $out i32)
+    (local $i i32) (local $p i32) (local $stride i32)
+    (local.set $stride (i32.shl (local.get $dims) (i32.const 2)))
+    (local.set $p (local.get $base))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (f32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+        (call $dot (local.get $p) (local.get $q) (local.get $dims)))
+      (local.set $p (i32.add (local.get $p) (local.get $stride)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
+
   ;; out[i] = cosine distance of row i of the contiguous rows at $base (stride dims * 4).
   (func (export "cos_f32") (param $base i32) (param $n i32) (param $dims i32) (param $q i32) (param $out i32)
     (local $i i32) (local $p i32) (local $stride i32)
