@@ -9,6 +9,7 @@ import { readBody } from './http/body';
 import { BufferPool } from './http/buffer-pool';
 import type { VectorColumnFactory } from './namespace';
 import { type Log, NamespaceRegistry } from './namespace-registry';
+import { startLoopMonitor, stopLoopMonitor } from './process-stats';
 import type { RouteContext } from './routes/context';
 import { matchRoute } from './routes/table';
 
@@ -110,6 +111,7 @@ export async function startEmulator(
 ): Promise<RunningEmulator> {
   const registry = new NamespaceRegistry(config, createColumn, log);
   await registry.recover();
+  startLoopMonitor();
   const pool = new BufferPool();
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     void handle(req, res, registry, pool, log);
@@ -135,6 +137,7 @@ export async function startEmulator(
         server.closeAllConnections();
       });
       await registry.close();
+      stopLoopMonitor();
     },
   };
 }

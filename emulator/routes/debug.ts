@@ -4,6 +4,7 @@ import { badRequest } from '../api-error';
 import { hasBit } from '../bitset';
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
+import { processStats } from '../process-stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';
@@ -13,6 +14,11 @@ import type { Reply, RouteContext } from './context';
 export async function hintCacheWarmRoute(ctx: RouteContext): Promise<Reply> {
   ctx.registry.require(ctx.params.ns);
   return { status: 202, body: { status: 'ACCEPTED', message: 'cache warm hint accepted' } };
+}
+
+/** GET /_emulator/stats[?reset=true]: emulator-only process figures (not part of turbopuffer's API). */
+export async function emulatorStatsRoute(ctx: RouteContext): Promise<Reply> {
+  return { body: processStats(ctx.query.get('reset') === 'true') };
 }
 
 export async function cacheDebugRoute(ctx: RouteContext): Promise<Reply> {

@@ -1,6 +1,6 @@
 // Every route the emulator serves: method, path pattern, handler. The only list of endpoints.
 import type { Handler } from './context';
-import { cacheDebugRoute, hintCacheWarmRoute, recallRoute } from './debug';
+import { cacheDebugRoute, emulatorStatsRoute, hintCacheWarmRoute, recallRoute } from './debug';
 import { metadataRoute, patchMetadataRoute } from './metadata';
 import { deleteRoute, listRoute } from './namespaces';
 import { explainRoute, queryRoute } from './query';
@@ -32,6 +32,8 @@ export const ROUTES: readonly Route[] = [
   // The official benchmark calls these with GET; other methods are tolerated.
   { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: cacheDebugRoute, body: true },
   { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute, body: true },
+  // Emulator-only: process memory and event-loop delay for scripts/bench-emulator.ts.
+  { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute, body: false },
 ];
 
 export interface Match {

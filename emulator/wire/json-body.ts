@@ -41,33 +41,47 @@ function escapedAt(body: Buffer, quote: number): boolean {
  * as JSON.parse would return it. Invalid JSON is a 400.
  */
 export function parseJsonBody(body: Buffer, minBytes = RAW_STRING_MIN_BYTES): unknown {
-  const pieces: Buffer[] = [];
-  const raws: RawString[] = [];
-  // A per-request marker: a short string in the body cannot be mistaken for a placeholder.
-  const marker = `\u0000${randomBytes(6).toString('hex')}:`;
-  const markerJson = `"\\u0000${marker.slice(1)}`;
+  // Pass 1: find the long strings. Outside strings JSON has no quote bytes, so unescaped quotes pair up into
+  // exactly the document's strings; backslashes are looked up once per run (base64 bodies have none at all).
+  const ranges: number[] = [];
   let pos = 0;
-  let copied = 0;
+  let nextBackslash = body.indexOf(BACKSLASH);
   for (;;) {
-    // Outside strings JSON has no quote bytes, so unescaped quotes pair up into exactly the document's strings.
     const open = body.indexOf(QUOTE, pos);
     if (open < 0) break;
     let close = body.indexOf(QUOTE, open + 1);
     while (close >= 0 && escapedAt(body, close)) close = body.indexOf(QUOTE, close + 1);
     if (close < 0) break;
-    if (close - open - 1 >= minBytes && body.subarray(open + 1, close).indexOf(BACKSLASH) < 0) {
-      pieces.push(body.subarray(copied, open), Buffer.from(`${markerJson}${raws.length}"`));
-      raws.push(new RawString(body, open + 1, close));
-      copied = close + 1;
-    }
+    if (nextBackslash >= 0 && nextBackslash < open) nextBackslash = body.indexOf(BACKSLASH, open);
+    const escaped = nextBackslash >= 0 && nextBackslash < close;
+    if (close - open - 1 >= minBytes && !escaped) ranges.push(open, close);
     pos = close + 1;
   }
   let value: unknown;
+  const raws: RawString[] = [];
+  // A per-request marker: a short string in the body cannot be mistaken for a placeholder.
+  const marker = `\u0000${randomBytes(6).toString('hex')}:`;
   try {
-    if (raws.length === 0) value = JSON.parse(body.toString('utf8'));
+    if (ranges.length === 0) value = JSON.parse(body.toString('utf8'));
     else {
-      pieces.push(body.subarray(copied));
-      value = JSON.parse(Buffer.concat(pieces).toString('utf8'));
+      // Pass 2: the body without its long strings, each replaced by "<marker><index>".
+      const markerJson = `"\\u0000${marker.slice(1)}`;
+      let size = body.length;
+      for (let k = 0; k < ranges.length; k += 2)
+        size -= ranges[k + 1] - ranges[k] + 1 - (markerJson.length + 8);
+      const rest = Buffer.allocUnsafe(Math.max(size, 0));
+      let out = 0;
+      let copied = 0;
+      for (let k = 0; k < ranges.length; k += 2) {
+        const open = ranges[k];
+        const close = ranges[k + 1];
+        out += body.copy(rest, out, copied, open);
+        out += rest.write(`${markerJson}${raws.length}"`, out, 'latin1');
+        raws.push(new RawString(body, open + 1, close));
+        copied = close + 1;
+      }
+      out += body.copy(rest, out, copied);
+      value = JSON.parse(rest.toString('utf8', 0, out));
     }
   } catch (error) {
     throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);

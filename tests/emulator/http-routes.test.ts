@@ -365,6 +365,9 @@ describe('namespace routes', () => {
     expect(recall.body).toEqual({ avg_recall: 1, avg_exhaustive_count: 2, avg_ann_count: 2 });
     const explain = await e.post('/v2/namespaces/docs/explain_query', { rank_by: ['vector', 'ANN', [1, 0]] });
     expect(explain.body.plan_text).toMatch(/ANN index \+ exhaustive scan/);
+    const stats = await e.get('/_emulator/stats?reset=true');
+    expect(stats.body.rss_bytes).toBeGreaterThan(0);
+    expect(stats.body.event_loop_delay.max_ms).toBeGreaterThanOrEqual(0);
   });
 
   it('401 without the configured key, 404 and 405 for unknown endpoints and methods', async () => {

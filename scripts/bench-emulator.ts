@@ -1,0 +1,324 @@
+// Emulator figures on generated data (issue 4's performance list): ingest MB/s of upsert bodies accepted, strong
+// query latency over an unindexed backlog, indexing vectors/s, eventual ANN p50 and recall@10, resident memory
+// against the raw vector bytes, and how much a 40 MB write stalls concurrent queries. Runs `bench emulator` as a
+// child process (dist/, as users run it) and drives it over loopback from this process.
+//
+//   npx tsx scripts/bench-emulator.ts                 # 1M x 768, random and clustered (the lead's quiet machine)
+//   BENCH_N=20000 npx tsx scripts/bench-emulator.ts   # quick check
+//
+// Knobs: BENCH_N (rows, default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|both), BENCH_QUERIES (100),
+// BENCH_BODY_MB (40: upsert body size), BENCH_WRITERS (2: concurrent writers), BENCH_CACHE (where generated upsert
+// bodies are kept between runs; default <tmpdir>/bench-emulator-data). Bodies are generated before any timing starts
+// (~4 GB per 1M x 768 dataset), so the client's CPU does not eat into the figures on a 2-core machine.
+import type { ChildProcess } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatBytes } from '../lib/sizes';
+import { startEmulator, stopProcess } from './with-emulator';
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`${name}: expected a positive whole number, got "${raw}"\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const N = intEnv('BENCH_N', 1_000_000);
+const DIMS = intEnv('BENCH_DIMS', 768);
+const QUERIES = intEnv('BENCH_QUERIES', 100);
+const BODY_MB = intEnv('BENCH_BODY_MB', 40);
+const WRITERS = intEnv('BENCH_WRITERS', 2);
+const DATA = process.env.BENCH_DATA ?? 'both';
+if (!['random', 'clustered', 'both'].includes(DATA)) {
+  process.stderr.write(`BENCH_DATA: expected random, clustered or both, got "${DATA}"\n`);
+  process.exit(2);
+}
+type Kind = 'random' | 'clustered';
+
+/** Rows per upsert body: base64 of 4·dims bytes plus JSON punctuation and the id. */
+const ROWS_PER_BODY = Math.max(1, Math.floor((BODY_MB * 1e6) / (Math.ceil((4 * DIMS) / 3) * 4 + 12)));
+
+// ---- data: seeded, generated batch by batch so the client never holds the whole set ----
+
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
+}
+
+const CLUSTERS = 1000;
+let centers: Float32Array | null = null;
+function clusterCenters(): Float32Array {
+  if (centers) return centers;
+  const random = mulberry32(7);
+  centers = new Float32Array(CLUSTERS * DIMS);
+  for (let i = 0; i < centers.length; i++) centers[i] = gaussian(random);
+  return centers;
+}
+
+/** Rows [from, from+count) of a dataset, normalised: i.i.d. Gaussian, or 1,000 Gaussian clusters (sigma 0.3). */
+function vectors(kind: Kind, from: number, count: number): Float32Array {
+  const out = new Float32Array(count * DIMS);
+  const random = mulberry32(from * 2654435761 + (kind === 'random' ? 1 : 2));
+  const c = kind === 'clustered' ? clusterCenters() : null;
+  for (let r = 0; r < count; r++) {
+    const base = c ? Math.floor(random() * CLUSTERS) * DIMS : 0;
+    let norm = 0;
+    for (let d = 0; d < DIMS; d++) {
+      const x = c ? c[base + d] + 0.3 * gaussian(random) : gaussian(random);
+      out[r * DIMS + d] = x;
+      norm += x * x;
+    }
+    const inv = 1 / Math.sqrt(norm);
+    for (let d = 0; d < DIMS; d++) out[r * DIMS + d] *= inv;
+  }
+  return out;
+}
+
+function upsertBody(kind: Kind, from: number, count: number): Buffer {
+  const data = vectors(kind, from, count);
+  const ids: number[] = [];
+  const b64: string[] = [];
+  for (let r = 0; r < count; r++) {
+    ids.push(from + r);
+    b64.push(Buffer.from(data.buffer, r * DIMS * 4, DIMS * 4).toString('base64'));
+  }
+  return Buffer.from(
+    `{"upsert_columns":{"id":${JSON.stringify(ids)},"vector":${JSON.stringify(b64)}},` +
+      '"distance_metric":"cosine_distance","disable_backpressure":true}',
+  );
+}
+
+// ---- HTTP and measurement helpers ----
+
+async function call(url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200)
+    throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(json).slice(0, 200)}`);
+  return { status: response.status, json };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function rssBytes(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+const fmt = (x: number, digits = 1) => x.toFixed(digits);
+
+/** Upsert bodies of a dataset on disk, generated once (before any timing) and reused by later runs. */
+function bodyFiles(kind: Kind, rows: number): string[] {
+  const dir = join(
+    process.env.BENCH_CACHE ?? join(tmpdir(), 'bench-emulator-data'),
+    `${kind}-${DIMS}d-${ROWS_PER_BODY}r`,
+  );
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  const started = performance.now();
+  let generated = 0;
+  for (let from = 0; from < rows; from += ROWS_PER_BODY) {
+    const count = Math.min(ROWS_PER_BODY, rows - from);
+    const file = join(dir, `${String(from).padStart(9, '0')}-${count}.json`);
+    if (!existsSync(file)) {
+      writeFileSync(`${file}.tmp`, upsertBody(kind, from, count));
+      // Rename last so an interrupted run never leaves a half body behind.
+      renameSync(`${file}.tmp`, file);
+      generated++;
+    }
+    files.push(file);
+  }
+  if (generated > 0)
+    console.log(
+      `(generated ${generated} upsert bodies in ${fmt((performance.now() - started) / 1000, 1)} s, cached in ${dir})`,
+    );
+  return files;
+}
+
+/** Sends the bodies with WRITERS concurrent writers, each reading into its own reused buffer; returns bytes and s. */
+async function ingest(base: string, files: string[]): Promise<{ bytes: number; seconds: number }> {
+  const largest = Math.max(...files.map((f) => statSync(f).size));
+  let next = 0;
+  let bytes = 0;
+  const started = performance.now();
+  const writer = async () => {
+    const buffer = Buffer.allocUnsafeSlow(largest);
+    while (next < files.length) {
+      const file = files[next++];
+      const fd = openSync(file, 'r');
+      const size = readSync(fd, buffer, 0, largest, 0);
+      closeSync(fd);
+      await call(`${base}/v2/namespaces/bench`, buffer.subarray(0, size));
+      bytes += size;
+    }
+  };
+  await Promise.all(Array.from({ length: WRITERS }, writer));
+  return { bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+async function waitUpToDate(base: string, timeoutS: number): Promise<void> {
+  const deadline = Date.now() + timeoutS * 1000;
+  for (;;) {
+    const meta = await call(`${base}/v2/namespaces/bench/metadata`);
+    if ((meta.json.index as { status: string }).status === 'up-to-date') return;
+    if (Date.now() > deadline)
+      throw new Error(`not indexed after ${timeoutS} s: ${JSON.stringify(meta.json.index)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function queryLatencies(
+  base: string,
+  kind: Kind,
+  count: number,
+  consistency: 'strong' | 'eventual',
+): Promise<number[]> {
+  const queries = vectors(kind, 10_000_000, count);
+  const times: number[] = [];
+  for (let q = 0; q < count; q++) {
+    const started = performance.now();
+    await call(`${base}/v2/namespaces/bench/query`, {
+      rank_by: ['vector', 'ANN', Array.from(queries.subarray(q * DIMS, (q + 1) * DIMS))],
+      top_k: 10,
+      consistency: { level: consistency },
+    });
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Sequential eventual queries while one 40 MB write lands: worst latency during the write vs the baseline p50. */
+async function stall(
+  base: string,
+  kind: Kind,
+): Promise<{ baselineP50: number; worstDuring: number; writeMs: number; loopMaxMs: number }> {
+  const baseline = await queryLatencies(base, kind, 20, 'eventual');
+  const body = upsertBody(kind, N, ROWS_PER_BODY);
+  let writing = true;
+  const during: number[] = [];
+  const query = Array.from(vectors(kind, 20_000_000, 1));
+  const loop = (async () => {
+    while (writing) {
+      const started = performance.now();
+      await call(`${base}/v2/namespaces/bench/query`, {
+        rank_by: ['vector', 'ANN', query],
+        top_k: 10,
+        consistency: { level: 'eventual' },
+      });
+      during.push(performance.now() - started);
+    }
+  })();
+  await call(`${base}/_emulator/stats?reset=true`);
+  const started = performance.now();
+  await call(`${base}/v2/namespaces/bench`, body);
+  const writeMs = performance.now() - started;
+  writing = false;
+  await loop;
+  const stats = await call(`${base}/_emulator/stats`);
+  const loopMaxMs = (stats.json.event_loop_delay as { max_ms: number }).max_ms;
+  return { baselineP50: percentile(baseline, 50), worstDuring: Math.max(...during), writeMs, loopMaxMs };
+}
+
+async function withEmulator<T>(
+  flags: string[],
+  run: (base: string, child: ChildProcess) => Promise<T>,
+): Promise<T> {
+  const { child, baseUrl } = await startEmulator(flags);
+  try {
+    return await run(baseUrl, child);
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+async function benchmark(kind: Kind): Promise<void> {
+  const rawBytes = N * DIMS * 4;
+  console.log(
+    `\n## ${kind}: ${N} x ${DIMS} f32 (${formatBytes(rawBytes)} raw), bodies of ${ROWS_PER_BODY} rows, ${WRITERS} writers`,
+  );
+
+  // A: indexing held (1 KiB/s): ingest into the backlog, then strong queries over half of it unindexed.
+  const backlogRows = Math.min(N, Math.max(1, Math.round(Math.ceil(N / ROWS_PER_BODY) / 2)) * ROWS_PER_BODY);
+  const files = bodyFiles(kind, N);
+  const backlogFiles = files.slice(0, Math.max(1, Math.round(files.length / 2)));
+  await withEmulator(['--index-throughput', '1KiB', '--backlog-limit', '1TiB'], async (base) => {
+    const write = await ingest(base, backlogFiles);
+    console.log(
+      `ingest (indexing held): ${fmt(write.bytes / 1e6 / write.seconds)} MB/s of upsert bodies accepted ` +
+        `(${formatBytes(write.bytes)} in ${fmt(write.seconds, 2)} s, ${fmt(backlogRows / write.seconds, 0)} vectors/s)`,
+    );
+    const strong = await queryLatencies(base, kind, Math.min(QUERIES, 30), 'strong');
+    console.log(
+      `strong ANN over ${backlogRows} unindexed vectors: p50 ${fmt(percentile(strong, 50))} ms, p90 ${fmt(percentile(strong, 90))} ms`,
+    );
+  });
+
+  // B: unpaced indexing: ingest everything, wait for up-to-date, then the query figures.
+  await withEmulator([], async (base, child) => {
+    const started = performance.now();
+    const write = await ingest(base, files);
+    await waitUpToDate(base, 3600);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `ingest + indexing: ${fmt(N / seconds, 0)} vectors/s from first write to up-to-date (${fmt(seconds, 1)} s; ` +
+        `ingest alone ${fmt(write.bytes / 1e6 / write.seconds)} MB/s while indexing)`,
+    );
+    const rss = rssBytes(child);
+    console.log(
+      `resident memory after indexing: ${formatBytes(rss)} = ${fmt(rss / rawBytes, 2)} x the raw vector bytes`,
+    );
+    await queryLatencies(base, kind, 5, 'eventual'); // warm-up
+    const eventual = await queryLatencies(base, kind, QUERIES, 'eventual');
+    const recall = await call(`${base}/v1/namespaces/bench/_debug/recall`, {
+      num: Math.min(QUERIES, 100),
+      top_k: 10,
+    });
+    console.log(
+      `eventual ANN: p50 ${fmt(percentile(eventual, 50))} ms, p90 ${fmt(percentile(eventual, 90))} ms (${QUERIES} queries, top 10); ` +
+        `recall@10 ${fmt(recall.json.avg_recall as number, 3)} (_debug/recall, ${Math.min(QUERIES, 100)} stored vectors)`,
+    );
+    const s = await stall(base, kind);
+    console.log(
+      `${BODY_MB} MB write during queries: worst query ${fmt(s.worstDuring)} ms vs baseline p50 ${fmt(s.baselineP50)} ms ` +
+        `-> stall ${fmt(Math.max(0, s.worstDuring - s.baselineP50))} ms; longest event-loop block in the emulator ` +
+        `${fmt(s.loopMaxMs)} ms (write took ${fmt(s.writeMs, 0)} ms)`,
+    );
+  });
+}
+
+console.log(`# bench-emulator (node ${process.version}, BENCH_N=${N}, BENCH_DIMS=${DIMS})`);
+for (const kind of DATA === 'both' ? (['random', 'clustered'] as const) : [DATA as Kind])
+  await benchmark(kind);
