@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup build typecheck lint test backlog backlog-smoke bench-emulator clean
+.PHONY: help setup build typecheck lint test backlog backlog-smoke bench-emulator bench-runner clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -40,6 +40,9 @@ backlog-smoke: build ## experiment 1 with the published smoke values (< 2 min; r
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall
 	npx tsx scripts/bench-emulator.ts
+
+bench-runner: build ## runner vs autocannon on loopback: latency at a fixed rate, max rate with 0 dropped, start lag under 30 MB bodies
+	npx tsx scripts/bench-runner.ts
 
 clean: ## remove generated bundles
 	rm -rf build dist
