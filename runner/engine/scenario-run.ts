@@ -8,6 +8,7 @@ import {
   nowMs,
   SC_BUSY,
   SC_COMPLETED,
+  SC_IDLE,
   SC_INTERRUPTED,
   SC_NEXT_ITER,
   SC_PENDING,
@@ -244,6 +245,12 @@ export async function runScenario(
         vus = await env.pool.acquire(config.preAllocatedVUs);
         Atomics.store(block, SC_VUS, vus.length);
         for (const vu of vus) acts.start(vu, { kind: 'arrival', ring });
+        // The schedule starts once the pre-allocated VUs wait for tickets (a message round trip each), so the
+        // first starts are not dropped for VUs that exist but have not joined yet.
+        const joinBy = nowMs() + 5000;
+        while (Atomics.load(block, SC_IDLE) < vus.length && nowMs() < joinBy) await clock.delay(1);
+        progress.startedAt = nowMs();
+        info.startTime = progress.startedAt;
         env.onStarted();
         const data: PacerData = { config, block, ring, start: progress.startedAt };
         const worker = new Worker(workerUrl('pacer.worker'), { workerData: data });
