@@ -17,6 +17,9 @@ import type { DistanceMetric, Hit, SearchOptions, SearchStats, VectorColumn } fr
 
 /** Searches touching fewer values (rows x dims) than this run on the calling thread: a worker round trip costs more. */
 const LOCAL_WORK = 1 << 21;
+/** Vector bytes kept committed ahead of the append cursor: as much as the column holds, within these bounds. */
+const PREFAULT_AHEAD_BYTES = 64 * 1024 * 1024;
+const PREFAULT_MIN_BYTES = 1024 * 1024;
 /** Filtered ANN with at most this many candidate rows (or this share of the index) scans the candidates exactly. */
 const EXACT_FALLBACK_ROWS = 4096;
 const EXACT_FALLBACK_SHARE = 0.05;
@@ -53,6 +56,8 @@ export class SegmentedColumn implements VectorColumn {
   private readonly executor: Executor;
   private readonly segments: Segment[] = [];
   private rows = 0;
+  /** Rows whose vector pages have been handed to the executor's prefaulter. */
+  private prefaulted = 0;
   private snapshot: Snapshot = { indexedRows: 0, ivf: new Map() };
   private indexing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -88,7 +93,7 @@ export class SegmentedColumn implements VectorColumn {
     const total = vectors.length / this.dims;
     let done = 0;
     while (done < total) {
-      const seg = this.writableSegment();
+      const seg = this.segmentFor(this.rows);
       const local = this.rows - seg.start;
       const n = Math.min(seg.capacity - local, total - done);
       const rt = this.executor.runtime(seg.id);
@@ -99,6 +104,7 @@ export class SegmentedColumn implements VectorColumn {
       this.rows += n;
       done += n;
     }
+    this.prefaultAhead();
     return first;
   }
 
@@ -257,16 +263,42 @@ export class SegmentedColumn implements VectorColumn {
     return this.executor.run(tasks);
   }
 
-  private writableSegment(): Segment {
-    const last = this.segments[this.segments.length - 1];
-    if (last && this.rows < last.start + last.capacity) return last;
-    const index = this.segments.length;
-    const capacity = segmentCapacity(index, this.dims);
-    const layout = segmentLayout(this.dims, capacity, this.executor.slots);
-    const id = this.executor.addSegment(allocateSegmentMemory(layout), layout);
-    const seg = { id, start: this.rows, capacity };
-    this.segments.push(seg);
-    return seg;
+  /** The segment that holds `row`, allocating segments up to it (the last one may still be empty). */
+  private segmentFor(row: number): Segment {
+    for (;;) {
+      const last = this.segments[this.segments.length - 1];
+      const end = last ? last.start + last.capacity : 0;
+      if (row < end) return this.segmentOf(row);
+      const capacity = segmentCapacity(this.segments.length, this.dims);
+      const layout = segmentLayout(this.dims, capacity, this.executor.slots);
+      const id = this.executor.addSegment(allocateSegmentMemory(layout), layout);
+      this.segments.push({ id, start: end, capacity });
+    }
+  }
+
+  /**
+   * Keeps the pages of the next rows (see PREFAULT_AHEAD_BYTES) committed by a background thread: first touch of
+   * fresh memory costs ~1-3 ms/MB here, which appends (on the request thread) would otherwise pay.
+   */
+  private prefaultAhead(): void {
+    const rowBytes = this.dims * 4;
+    // Ahead by as much as is stored (capped), so a small column never commits much more than it holds.
+    const aheadBytes = Math.min(PREFAULT_AHEAD_BYTES, Math.max(PREFAULT_MIN_BYTES, this.rows * rowBytes));
+    const ahead = Math.max(1, Math.floor(aheadBytes / rowBytes));
+    this.prefaulted = Math.max(this.prefaulted, this.rows);
+    if (this.prefaulted - this.rows >= ahead / 2) return;
+    const want = this.rows + ahead;
+    while (this.prefaulted < want) {
+      const seg = this.segmentFor(this.prefaulted);
+      const end = Math.min(seg.start + seg.capacity, want);
+      const { vectors } = this.executor.runtime(seg.id).layout;
+      this.executor.prefault(
+        seg.id,
+        vectors + (this.prefaulted - seg.start) * rowBytes,
+        vectors + (end - seg.start) * rowBytes,
+      );
+      this.prefaulted = end;
+    }
   }
 
   private segmentOf(row: number): Segment {

@@ -18,6 +18,8 @@ export interface Executor {
   /** This thread's runtime for a segment (appends, get, small searches). */
   runtime(seg: number): SegmentRuntime;
   dropSegment(seg: number): void;
+  /** Asks a background thread to commit the pages of bytes [from, to) of a segment (a hint; may do nothing). */
+  prefault(seg: number, from: number, to: number): void;
   /** Runs the tasks of one search, in parallel where the executor can. */
   run(tasks: SearchTask[]): Promise<TaskResult[]>;
   /** Runs one small task right here on slot 0. */
@@ -54,6 +56,9 @@ export class InThreadExecutor implements Executor {
   dropSegment(seg: number): void {
     this.segments.delete(seg);
   }
+
+  /** There is no background thread here: appends fault their pages in themselves. */
+  prefault(): void {}
 
   async run(tasks: SearchTask[]): Promise<TaskResult[]> {
     return tasks.map((t) => this.runHere(t));

@@ -27,6 +27,13 @@ parentPort?.on('message', (message: ToWorker) => {
     case 'drop':
       segments.delete(message.id);
       return;
+    case 'prefault': {
+      // An atomic add of 0 commits the page without changing a value the request thread may be writing.
+      const rt = segments.get(message.id);
+      if (!rt) return;
+      for (let at = message.from & ~4095; at < message.to; at += 4096) Atomics.add(rt.u32, at >>> 2, 0);
+      return;
+    }
     case 'run':
       try {
         const { task } = message;

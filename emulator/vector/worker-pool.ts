@@ -1,6 +1,7 @@
 // The executor that runs searches on scan workers in parallel and index jobs on a dedicated index worker, all
 // sharing the segments' memories with the request thread (no copies). Slots: 0 = request thread, 1..W = scan
-// workers, W + 1 = index worker. Idle workers are unref'd so they never keep the process alive.
+// workers, W + 1 = index worker; a last worker only commits segment pages ahead of appends. Idle workers are
+// unref'd so they never keep the process alive.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +79,8 @@ export class WorkerPoolExecutor implements Executor {
   readonly parallelism: number;
   private readonly scan: EngineWorker[];
   private readonly indexer: EngineWorker;
+  /** Commits segment pages ahead of appends; never runs tasks, so it needs no slot. */
+  private readonly prefaulter: EngineWorker;
   private readonly segments = new Map<number, SegmentRuntime>();
   private nextSegment = 1;
   private nextJob = 1;
@@ -94,6 +97,11 @@ export class WorkerPoolExecutor implements Executor {
     this.slots = workers + 2;
     this.scan = Array.from({ length: workers }, (_, i) => new EngineWorker(url, i + 1));
     this.indexer = new EngineWorker(url, workers + 1);
+    this.prefaulter = new EngineWorker(url, -1);
+  }
+
+  private get all(): EngineWorker[] {
+    return [...this.scan, this.indexer, this.prefaulter];
   }
 
   /** Counts a column that uses this pool (see release). */
@@ -105,7 +113,7 @@ export class WorkerPoolExecutor implements Executor {
   addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number {
     const id = this.nextSegment++;
     this.segments.set(id, segmentRuntime(memory, layout));
-    for (const w of [...this.scan, this.indexer]) w.post({ type: 'segment', id, memory, layout });
+    for (const w of this.all) w.post({ type: 'segment', id, memory, layout });
     return id;
   }
 
@@ -117,7 +125,11 @@ export class WorkerPoolExecutor implements Executor {
 
   dropSegment(seg: number): void {
     this.segments.delete(seg);
-    if (!this.closed) for (const w of [...this.scan, this.indexer]) w.post({ type: 'drop', id: seg });
+    if (!this.closed) for (const w of this.all) w.post({ type: 'drop', id: seg });
+  }
+
+  prefault(seg: number, from: number, to: number): void {
+    if (!this.closed) this.prefaulter.post({ type: 'prefault', id: seg, from, to });
   }
 
   run(tasks: SearchTask[]): Promise<TaskResult[]> {
@@ -148,7 +160,7 @@ export class WorkerPoolExecutor implements Executor {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.scan, this.indexer].map((w) => w.terminate()));
+    await Promise.all(this.all.map((w) => w.terminate()));
     if (shared === this) shared = undefined;
   }
 }

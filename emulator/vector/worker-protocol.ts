@@ -11,6 +11,8 @@ export interface WorkerInit {
 export type ToWorker =
   | { type: 'segment'; id: number; memory: WebAssembly.Memory; layout: SegmentLayout }
   | { type: 'drop'; id: number }
+  /** Commit the pages of bytes [from, to) of a segment (no reply). */
+  | { type: 'prefault'; id: number; from: number; to: number }
   | { type: 'run'; job: number; task: SearchTask | IndexJob };
 
 export type FromWorker =
