@@ -10,7 +10,7 @@ export class BufferPool {
   private pooledBytes = 0;
 
   /** @param maxPooledBytes total capacity kept for reuse; larger releases are dropped to the GC. */
-  constructor(private readonly maxPooledBytes = 512 * 2 ** 20) {}
+  constructor(private readonly maxPooledBytes = 256 * 2 ** 20) {}
 
   /**
    * A buffer of exactly `size` bytes (a view of a possibly larger pooled one, 8-byte aligned so Float32Array views
