@@ -16,6 +16,25 @@ describe('worker pool executor', () => {
     await pool.close();
   });
 
+  it('keeps appended rows intact while the prefaulter commits pages ahead of the append cursor', async () => {
+    const dims = 200;
+    const c = createVectorColumn({ dims, metric: 'euclidean_squared', threads: pool });
+    const batches = Array.from({ length: 12 }, (_, i) => randomVectors(3000 + i * 97, dims, 300 + i));
+    let at = 0;
+    for (const b of batches) {
+      expect(c.append(b)).toBe(at);
+      at += b.length / dims;
+      await new Promise((resolve) => setTimeout(resolve, 2)); // let the prefaulter run between appends
+    }
+    at = 0;
+    for (const b of batches) {
+      const n = b.length / dims;
+      for (const r of [0, Math.floor(n / 2), n - 1]) expect(c.get(at + r)).toEqual(row(b, dims, r));
+      at += n;
+    }
+    await c.close();
+  });
+
   it('splits exact scans across workers and returns the same rows as brute force', async () => {
     const dims = 96;
     const n = 30_000;
