@@ -243,12 +243,12 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
         runTags: plan.runTags,
         aborted,
         isAborted: () => isAborted,
-        emitDropped: (scenario, count, time) => {
-          for (let i = 0; i < count; i++)
+        emitDropped: (scenario, values, time) => {
+          for (const value of values)
             aggregator.addLocal({
               metric: 'dropped_iterations',
               time,
-              value: 1,
+              value,
               tags: plan.systemTags.includes('scenario') ? { ...plan.runTags, scenario } : plan.runTags,
             });
         },

@@ -64,6 +64,23 @@ export interface RunPlan {
 
 const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
+/** Options k6 knows that this runner accepts but does not implement: setting one logs a warning, never silently. */
+const IGNORED_OPTIONS = [
+  'paused',
+  'executionSegment',
+  'executionSegmentSequence',
+  'rps',
+  'dns',
+  'blacklistIPs',
+  'blockHostnames',
+  'hosts',
+  'tlsAuth',
+  'tlsCipherSuites',
+  'tlsVersion',
+  'localIPs',
+  'metricSamplesBufferSize',
+];
+
 function configLayer(path: string | undefined, env: Record<string, string | undefined>): Options {
   const file = path ?? env.K6_CONFIG;
   if (!file) return {};
@@ -201,6 +218,14 @@ export async function prepareRun(
     { name: 'cli', options: input.cliOptions },
   ]);
   for (const w of warnings) logger.warn(w);
+
+  const ignored = IGNORED_OPTIONS.filter(
+    (k) => options[k] !== undefined && options[k] !== null && options[k] !== false,
+  );
+  if (ignored.length > 0)
+    logger.warn(
+      `bench's runner does not implement these options; they have no effect: ${ignored.join(', ')}`,
+    );
 
   const problems: string[] = [];
   const derived = deriveScenarios(options);

@@ -48,7 +48,8 @@ export interface ScenarioEnv {
   /** Resolves when the run is aborted (test.abort, abortOnFail, signal): stop at once. */
   aborted: Promise<void>;
   isAborted(): boolean;
-  emitDropped(scenario: string, count: number, time: number): void;
+  /** One dropped_iterations sample per value (arrival-rate: 1 each; iteration-based: the not-started count). */
+  emitDropped(scenario: string, values: number[], time: number): void;
   /** Called once the scenario's first VUs were activated (the run samples `vus` then). */
   onStarted(): void;
   warn(message: string): void;
@@ -87,7 +88,8 @@ class Clock {
 
 class Activations {
   private readonly running = new Map<VuHandle, Promise<number>>();
-  notStarted = 0;
+  /** Per activation that ended early: iterations it never started (per-vu-iterations). */
+  readonly notStarted: number[] = [];
 
   constructor(
     private readonly env: ScenarioEnv,
@@ -102,7 +104,7 @@ class Activations {
       .activate({ scenario: this.info, block: this.progress.block, mode, setupData: this.env.setupData })
       .catch(() => 0)
       .then((n) => {
-        this.notStarted += n;
+        if (n > 0) this.notStarted.push(n);
         this.running.delete(vu);
         Atomics.sub(this.env.instance, IN_VUS_ACTIVE, 1);
         this.progress.vus--;
@@ -258,7 +260,7 @@ export async function runScenario(
         pacerDone = new Promise((resolve) => worker.once('exit', () => resolve()));
         let maxWarned = false;
         worker.on('message', (r: PacerReport) => {
-          if (r.dropped > 0) env.emitDropped(config.name, r.dropped, r.time);
+          if (r.dropped > 0) env.emitDropped(config.name, new Array(r.dropped).fill(1), r.time);
           for (let i = 0; i < r.grow; i++) {
             env.pool
               .acquire(1)
@@ -296,10 +298,10 @@ export async function runScenario(
       const started = Math.min(Atomics.load(block, SC_NEXT_ITER), config.iterations);
       if (started < config.iterations) {
         progress.state = 'interrupted';
-        env.emitDropped(config.name, config.iterations - started, nowMs());
+        env.emitDropped(config.name, [config.iterations - started], nowMs());
       }
     }
-    if (config.executor === 'per-vu-iterations' && acts.notStarted > 0) {
+    if (config.executor === 'per-vu-iterations' && acts.notStarted.length > 0) {
       progress.state = 'interrupted';
       env.emitDropped(config.name, acts.notStarted, nowMs());
     }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunFlags } from './flags';
+
+describe('parseRunFlags', () => {
+  it('maps k6 flags to the cli option layer and runtime settings', () => {
+    const r = parseRunFlags([
+      '-u',
+      '5',
+      '--duration=30s',
+      '-e',
+      'A=1',
+      '--env',
+      'B=x=y',
+      '-s',
+      '10s:5',
+      '--stage',
+      '1m:0',
+      '--out',
+      'json=a.json.gz',
+      '-o',
+      'csv=b.csv',
+      '--tag',
+      'run=7',
+      '--summary-trend-stats',
+      'avg,p(99)',
+      '--no-setup',
+      '--http-debug',
+      '-q',
+      'script.js',
+    ]);
+    expect(r.script).toBe('script.js');
+    expect(r.cliOptions).toEqual({
+      vus: 5,
+      duration: '30s',
+      stages: [
+        { duration: '10s', target: 5 },
+        { duration: '1m', target: 0 },
+      ],
+      tags: { run: '7' },
+      summaryTrendStats: ['avg', 'p(99)'],
+      noSetup: true,
+      httpDebug: 'headers',
+    });
+    expect(r.cliEnv).toEqual({ A: '1', B: 'x=y' });
+    expect(r.out).toEqual(['json=a.json.gz', 'csv=b.csv']);
+    expect(r.quiet).toBe(true);
+  });
+
+  it('names the bad flag or value', () => {
+    expect(() => parseRunFlags(['--nope'])).toThrow(/unknown flag --nope/);
+    expect(() => parseRunFlags(['-u', 'many'])).toThrow(/--vus expects a whole number, got "many"/);
+    expect(() => parseRunFlags(['--stage', '10s'])).toThrow(/DURATION:TARGET/);
+    expect(() => parseRunFlags(['--tag', 'a='])).toThrow(/must not be empty/);
+    expect(() => parseRunFlags(['a.js', 'b.js'])).toThrow(/takes one script/);
+    expect(() => parseRunFlags(['--summary-mode', 'legacy'])).toThrow(/compact, full or disabled/);
+  });
+
+  it('reads --http-debug=full and --include-system-env-vars=false', () => {
+    const r = parseRunFlags(['--http-debug=full', '--include-system-env-vars=false', 'x.js']);
+    expect(r.cliOptions.httpDebug).toBe('full');
+    expect(r.includeSystemEnvVars).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+// Ramping executors, startTime offsets and signals, run through the CLI with exact counts from NDJSON output.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bench, fixture, points, ROOT, readNdjson, scratch } from './harness';
+
+const tmp = scratch();
+afterAll(() => tmp.cleanup());
+
+describe('ramping executors', () => {
+  it('ramping-vus runs iterations only on the VUs its stages activate', async () => {
+    const out = join(tmp.dir, 'rvus.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('ramping-vus-stages.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const byVu = points(readNdjson(out), 'fixture_by_vu');
+    expect(new Set(byVu.map((p) => p.data.tags?.vu))).toEqual(new Set(['1', '2']));
+    expect(byVu.length).toBeGreaterThan(10);
+  });
+
+  it('ramping-arrival-rate starts one iteration per unit of the rate integral', async () => {
+    const out = join(tmp.dir, 'rar.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('ramping-arrival-rate-stages.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    expect(points(lines, 'iterations').length + points(lines, 'dropped_iterations').length).toBe(9);
+  });
+});
+
+describe('scenario offsets', () => {
+  it('starts a scenario at its startTime', async () => {
+    const out = join(tmp.dir, 'start.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('start-time-offsets.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const starts = points(readNdjson(out), 'fixture_started_at');
+    const at = Object.fromEntries(starts.map((p) => [p.data.tags?.which, p.data.value ?? 0]));
+    expect(at.second - at.first).toBeGreaterThanOrEqual(950);
+    expect(at.second - at.first).toBeLessThan(3000);
+  });
+});
+
+describe('signals', () => {
+  it('a first SIGINT ends the run gracefully with exit 105, teardown and summary included', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'dist/bench.js'), 'run', '-q', fixture('interrupt-signal-exit-105.js')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const kill = setTimeout(() => child.kill('SIGINT'), 2500);
+    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(kill);
+    clearTimeout(guard);
+    expect(code, stderr).toBe(105);
+    expect(stderr).toMatch(/teardown after signal/);
+    expect(stdout).toMatch(/TOTAL RESULTS/);
+  });
+});
