@@ -26,6 +26,8 @@ export class NamespaceRegistry {
   private readonly indexers = new Map<Namespace, Indexer>();
   /** Namespaces being created (their log is opening): later writers wait for the same one. */
   private readonly creating = new Map<string, Promise<Namespace>>();
+  /** Namespaces being deleted: a new one of the same name waits until the old log is gone. */
+  private readonly deleting = new Map<string, Promise<void>>();
 
   constructor(
     readonly config: EmulatorConfig,
@@ -111,6 +113,7 @@ export class NamespaceRegistry {
     const existing = this.namespaces.get(name) ?? (await this.creating.get(name));
     if (existing && !existing.deleted) return existing;
     const pending = (async () => {
+      await this.deleting.get(name);
       const wal = this.root ? await FileWal.open(join(this.root, `ns-${name}`)) : new MemoryWal();
       return this.adopt(name, wal);
     })();
@@ -135,8 +138,16 @@ export class NamespaceRegistry {
     this.namespaces.delete(name);
     const indexer = this.indexers.get(ns);
     this.indexers.delete(ns);
-    await indexer?.stop();
-    await ns.close(true);
+    const done = (async () => {
+      await indexer?.stop();
+      await ns.close(true);
+    })();
+    this.deleting.set(name, done);
+    try {
+      await done;
+    } finally {
+      if (this.deleting.get(name) === done) this.deleting.delete(name);
+    }
   }
 
   /** Waits until every namespace's backlog is indexed (tests and benchmarks). */

@@ -129,7 +129,6 @@ export class Namespace {
       vectorDims: (name) => this.vectorDims(name),
       alloc: plainAllocator,
     });
-    if (seq === 1) this.createdAt = record.timeMs;
     await decodeVectors(writeVectorBatches(req));
     await this.apply(prepareWrite(req, this), seq, record.timeMs);
   }
@@ -160,6 +159,11 @@ export class Namespace {
       rowCountDelta: store.liveCount - countBefore,
       logicalBytesDelta: this.liveBytes - bytesBefore,
     });
+    // The first logged write creates the namespace (live and on replay alike).
+    if (seq === 1) {
+      this.createdAt = timeMs;
+      this.lastWriteAt = timeMs;
+    }
     this.updatedAt = timeMs;
     if (applied.bytes > 0) this.lastWriteAt = timeMs;
     this.onWrite();

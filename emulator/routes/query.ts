@@ -1,4 +1,5 @@
 // POST /v2/namespaces/:ns/query (single and multi-query) and POST /v2/namespaces/:ns/explain_query.
+import { ApiError, notFound } from '../api-error';
 import { executeQuery } from '../query/execute';
 import { parseJsonBody } from '../wire/json-body';
 import { parseQueryRequest, type QueryRequest } from '../wire/query-request';
@@ -7,7 +8,13 @@ import type { Reply, RouteContext } from './context';
 export async function queryRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
   const request = parseQueryRequest(parseJsonBody(await ctx.body()));
-  return { body: await executeQuery(ns, request, ctx.startedAt) };
+  try {
+    return { body: await executeQuery(ns, request, ctx.startedAt) };
+  } catch (error) {
+    // The namespace was deleted while the query ran (its vector columns are closed): that is a 404, not a bug.
+    if (ns.deleted && !(error instanceof ApiError)) throw notFound(ns.name);
+    throw error;
+  }
 }
 
 function describe(req: QueryRequest): string {

@@ -1,0 +1,67 @@
+// --data-dir in-process: a clean restart replays every namespace (schema, documents, index progress), and a
+// namespace deleted and re-created at once keeps only its new life.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from './harness';
+
+const dirs: string[] = [];
+let emulator: TestEmulator | null = null;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = null;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('--data-dir', () => {
+  it('restores schema, documents and metadata after a clean restart', async () => {
+    const dataDir = tempDir();
+    emulator = await startTestEmulator({ dataDir });
+    await emulator.post('/v2/namespaces/keep', {
+      upsert_rows: [{ id: 'a', vector: [1, 0], when: '2024-05-01T00:00:00Z', n: 1 }],
+      distance_metric: 'euclidean_squared',
+      schema: { id: 'string', when: 'datetime' },
+    });
+    await emulator.post('/v1/namespaces/keep/schema', { n: { type: 'int', filterable: false } });
+    await emulator.registry.idle();
+    const before = (await emulator.get('/v2/namespaces/keep/metadata')).body;
+    await emulator.close();
+
+    emulator = await startTestEmulator({ dataDir });
+    await emulator.registry.idle();
+    const after = (await emulator.get('/v2/namespaces/keep/metadata')).body;
+    expect(after).toEqual(before);
+    expect(after.schema.n).toEqual({ type: 'int', filterable: false });
+    const rows = await emulator.post('/v2/namespaces/keep/query', {
+      rank_by: ['id', 'asc'],
+      include_attributes: true,
+    });
+    expect(rows.body.rows).toEqual([{ id: 'a', vector: [1, 0], when: '2024-05-01T00:00:00.000Z', n: 1 }]);
+  });
+
+  it('a namespace deleted and written again at once keeps only the new write', async () => {
+    const dataDir = tempDir();
+    emulator = await startTestEmulator({ dataDir });
+    await emulator.post('/v2/namespaces/again', { upsert_rows: [{ id: 1, life: 'first' }] });
+    const [deleted, written] = await Promise.all([
+      emulator.request('DELETE', '/v2/namespaces/again'),
+      emulator.post('/v2/namespaces/again', { upsert_rows: [{ id: 2, life: 'second' }] }),
+    ]);
+    expect(deleted.status).toBe(200);
+    expect(written.status).toBe(200);
+    await emulator.close();
+    emulator = await startTestEmulator({ dataDir });
+    const rows = await emulator.post('/v2/namespaces/again/query', {
+      rank_by: ['id', 'asc'],
+      include_attributes: ['life'],
+    });
+    expect(rows.body.rows).toEqual([{ id: 2, life: 'second' }]);
+  });
+});
