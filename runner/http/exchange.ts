@@ -77,8 +77,9 @@ export class Exchange implements LegacyHandler, SocketListener {
 
   onRequestSent(): void {
     const socket = this.socket;
-    // A large body may still sit in the socket's buffer: "sent" is when it has been handed to the kernel.
-    if (socket && socket.writableLength > 0) {
+    // A large body may still sit in the socket's buffer: "sent" is when it has been handed to the kernel. Only a
+    // write that filled the buffer is followed by 'drain'; anything smaller is on its way already.
+    if (socket?.writableNeedDrain) {
       socket.once('drain', () => {
         if (this.sentAt === 0) this.sentAt = performance.now();
       });
@@ -139,12 +140,9 @@ export class Exchange implements LegacyHandler, SocketListener {
     this.finished = true;
     const end = performance.now();
     const connected = this.connectedAt || end;
-    const sent = this.sentAt
-      ? Math.min(this.sentAt, this.firstByteAt || end)
-      : this.connectedAt
-        ? end
-        : connected;
     const firstByte = this.firstByteAt || end;
+    // Not fully written when the response started (or the exchange failed): sending ends there.
+    const sent = this.connectedAt ? Math.min(this.sentAt || firstByte, firstByte) : connected;
     const socket = this.socket;
     const tls = socket && (socket as TLSSocket).encrypted ? (socket as TLSSocket) : undefined;
     const protocol = tls?.getProtocol?.() ?? '';

@@ -80,6 +80,22 @@ describe('k6/http sync requests through the I/O worker', () => {
     expect(r.data.received).toBeGreaterThan(100);
   });
 
+  it('phases are never negative and add up, for small, medium and large bodies', async () => {
+    const r = await vu.run(`
+      return [0, 30 * 1024, 4 * 1024 * 1024].map((n) => {
+        const res = http.post('${server.url}/echo', new Uint8Array(n).buffer);
+        return [res.json('bodyBytes'), res.timings];
+      });
+    `);
+    for (const [bytes, t] of r.value as Array<[number, Record<string, number>]>) {
+      expect([0, 30 * 1024, 4 * 1024 * 1024]).toContain(bytes);
+      for (const k of ['blocked', 'connecting', 'tls_handshaking', 'sending', 'waiting', 'receiving']) {
+        expect(t[k]).toBeGreaterThanOrEqual(0);
+      }
+      expect(t.duration).toBeCloseTo(t.sending + t.waiting + t.receiving, 9);
+    }
+  });
+
   it('a new connection has connecting time, a reused one has none', async () => {
     const r = await vu.run(`
       const a = http.get('${server.url}/', { tags: { n: 'a' } });
