@@ -111,21 +111,47 @@ function layoutLists(
   lists: number,
   slot: number,
 ): void {
-  const { layout, u32, f32 } = rt;
+  const { layout, u32, f32, kernels } = rt;
+  const d = layout.dims;
+  const cosine = metric === 'cosine_distance';
   const assign = new Uint16Array(rows);
   const counts = new Uint32Array(lists + 1);
   const memberChord = new Float32Array(rows);
-  const scores = slotLayout(layout, slot).scores >> 2;
+  const sl = slotLayout(layout, slot);
+  const scores = sl.scores >> 2;
   const norms = layout.norms >> 2;
+  const scales = layout.scales >> 2;
   const sqNorms = centroidSqNorms(rt, lists);
+  // Rows are assigned with int8 estimates against quantised centroids (several times faster than f32 here, where
+  // the centroids sit in cache and the work is compute-bound); the radius then uses the exact distance.
+  kernels.quantize(
+    layout.centroids,
+    lists,
+    d,
+    cosine,
+    layout.centroidCodes,
+    layout.centroidScales,
+    layout.centroidNorms,
+  );
+  const estimate = {
+    scales: layout.centroidScales,
+    norms: layout.centroidNorms,
+    c: 0,
+    w: cosine ? 0 : 1,
+    b: -1,
+  };
   for (let r = 0; r < rows; r++) {
-    const l = nearestCentroid(rt, metric, lists, sqNorms, r, slot);
+    // Cosine: argmax scale_c * dot (the row's scale is common to all). Euclidean: argmin |c|^2 - 2 c.x.
+    estimate.b = cosine ? -1 : -2 * f32[scales + r];
+    kernels.estimateI8(layout.centroidCodes, lists, d, layout.codes + r * d, sl.scores, estimate);
+    let l = 0;
+    for (let c = 1; c < lists; c++) if (f32[scores + c] < f32[scores + l]) l = c;
     assign[r] = l;
     counts[l + 1]++;
-    // nearestCentroid left c.x in the slot; norms hold 1/|x| (cosine) or |x|^2 (euclidean).
-    const dot = f32[scores + l];
-    const dist =
-      metric === 'cosine_distance' ? 1 - dot * f32[norms + r] : f32[norms + r] + sqNorms[l] - 2 * dot;
+    kernels.dotF32(layout.centroids + l * d * 4, 1, d, layout.vectors + r * d * 4, sl.scores);
+    // norms hold 1/|x| (cosine) or |x|^2 (euclidean).
+    const dot = f32[scores];
+    const dist = cosine ? 1 - dot * f32[norms + r] : f32[norms + r] + sqNorms[l] - 2 * dot;
     memberChord[r] = chord(metric, dist);
   }
   const offsets = layout.listOffsets >> 2;

@@ -9,6 +9,8 @@
 //   centroids    maxLists x dims f32                                             written once, with ids
 //   listOffsets  (maxLists + 1) u32, list l = ids[listOffsets[l] .. listOffsets[l+1])
 //   radii        maxLists f32, the largest chord distance of a list's rows from its centroid (pruning bound)
+//   centroidCodes maxLists x dims int8 + maxLists f32 scales + maxLists f32 norms: the centroids quantised, for
+//                the int8 assignment of rows while the IVF is built (scratch of the index worker)
 //
 // Every region is written once per row (or once per segment) before an index snapshot that reads it is published,
 // so readers never need locks.
@@ -53,6 +55,9 @@ export interface SegmentLayout {
   centroids: number;
   listOffsets: number;
   radii: number;
+  centroidCodes: number;
+  centroidScales: number;
+  centroidNorms: number;
   bytes: number;
   pages: number;
 }
@@ -85,6 +90,9 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
   const centroids = take(MAX_LISTS * dims * 4);
   const listOffsets = take((MAX_LISTS + 1) * 4);
   const radii = take(MAX_LISTS * 4);
+  const centroidCodes = take(MAX_LISTS * dims);
+  const centroidScales = take(MAX_LISTS * 4);
+  const centroidNorms = take(MAX_LISTS * 4);
   const pages = Math.ceil(at / PAGE);
   return {
     dims,
@@ -99,6 +107,9 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
     centroids,
     listOffsets,
     radii,
+    centroidCodes,
+    centroidScales,
+    centroidNorms,
     bytes: at,
     pages,
   };
