@@ -116,6 +116,13 @@ export class DocStore {
     this.killPos.data[k] = pos;
   }
 
+  /** A RowSource over this store (filters read it). */
+  readonly source = {
+    id: (row: number): DocId => this.rowIds[row],
+    value: (attr: string, row: number): StoredValue => this.value(attr, row),
+    column: (attr: string): readonly StoredValue[] | undefined => this.attributes.get(attr),
+  };
+
   value(name: string, row: number): StoredValue {
     const column = this.attributes.get(name);
     const value = column === undefined ? undefined : column[row];

@@ -214,10 +214,7 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
   });
 
   const filterSchema = { idType, attribute: (n: string) => draft.spec(n) };
-  const source = {
-    id: (row: number) => store.rowIds[row],
-    value: (a: string, row: number) => store.value(a, row),
-  };
+  const source = store.source;
   let rowsRemaining = false;
 
   // delete_by_filter runs before everything else in the request.

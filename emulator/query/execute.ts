@@ -38,7 +38,7 @@ function candidates(ns: Namespace, view: ReadView, q: QuerySpec): RowBitset | un
     indexedRows: view.indexedRows,
     dead: view.dead,
     index: ns.attributeIndex,
-    source: { id: (row) => ns.store.rowIds[row], value: (attr, row) => ns.store.value(attr, row) },
+    source: ns.store.source,
   });
 }
 

@@ -2,6 +2,7 @@
 // nulls first ascending, ties by id) with a bounded heap, so a top-10 over a million rows keeps ten candidates.
 import { badRequest } from '../api-error';
 import { hasBit } from '../bitset';
+import { attributeReader } from '../filters/evaluate';
 import type { Namespace, ReadView } from '../namespace';
 import type { Hit, RowBitset } from '../vector/types';
 import type { DocId } from '../wire/ids';
@@ -68,11 +69,7 @@ function compareIds(a: DocId, b: DocId): number {
 /** A row comparator for ordering keys (ties broken by id ascending). */
 export function rowComparator(ns: Namespace, keys: readonly Key[]): (a: number, b: number) => number {
   const { store } = ns;
-  const read = keys.map((key) =>
-    key.attr === 'id'
-      ? (row: number): StoredValue => store.rowIds[row]
-      : (row: number) => store.value(key.attr, row),
-  );
+  const read = keys.map((key) => attributeReader(store.source, key.attr));
   return (a, b) => {
     for (let i = 0; i < keys.length; i++) {
       const c = compareValues(read[i](a), read[i](b));

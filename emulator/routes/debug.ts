@@ -67,7 +67,7 @@ export async function recallRoute(ctx: RouteContext): Promise<Reply> {
               indexedRows: view.indexedRows,
               dead: view.dead,
               index: ns.attributeIndex,
-              source: { id: (row) => ns.store.rowIds[row], value: (a, row) => ns.store.value(a, row) },
+              source: ns.store.source,
             },
           );
     if (!slot || !column) return { body: { avg_recall: 1, avg_exhaustive_count: 0, avg_ann_count: 0 } };
