@@ -4,17 +4,17 @@
 // same indexed rows. Prints figures and the issue's targets beside them; not part of `make test`.
 //
 //   npm run build && npx tsx scripts/bench-vector.ts
-//   knobs (env): BENCH_ROWS (default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered, default random),
+//   knobs (env): BENCH_ROWS (default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|lowrank, default random),
 //                BENCH_METRIC (cosine_distance|euclidean_squared), BENCH_TAIL (unindexed rows for the strong query,
 //                default half of BENCH_ROWS), BENCH_QUERIES (default 50), BENCH_WORKERS (default: CPU count)
 import { createVectorColumn, measureRecall, WorkerPoolExecutor } from '../emulator/vector/index';
-import { clusteredVectors, randomVectors, row } from '../emulator/vector/synthetic';
+import { clusteredVectors, lowrankVectors, randomVectors, row } from '../emulator/vector/synthetic';
 import type { DistanceMetric } from '../emulator/vector/types';
 
 interface Knobs {
   rows: number;
   dims: number;
-  data: 'random' | 'clustered';
+  data: 'random' | 'clustered' | 'lowrank';
   metric: DistanceMetric;
   tail: number;
   queries: number;
@@ -45,7 +45,7 @@ function readKnobs(): Knobs {
   return {
     rows,
     dims: intKnob('BENCH_DIMS', 768, 1),
-    data: enumKnob('BENCH_DATA', ['random', 'clustered'] as const, 'random'),
+    data: enumKnob('BENCH_DATA', ['random', 'clustered', 'lowrank'] as const, 'random'),
     metric: enumKnob('BENCH_METRIC', ['cosine_distance', 'euclidean_squared'] as const, 'cosine_distance'),
     tail,
     queries: intKnob('BENCH_QUERIES', 50, 1),
@@ -62,7 +62,7 @@ const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
   const k = readKnobs();
-  const make = k.data === 'random' ? randomVectors : clusteredVectors;
+  const make = { random: randomVectors, clustered: clusteredVectors, lowrank: lowrankVectors }[k.data];
   const pool = new WorkerPoolExecutor({
     workers: k.workers,
     workerUrl: new URL('../dist/vector-engine.worker.js', import.meta.url),

@@ -4,6 +4,7 @@ import { measureRecall } from './recall';
 import {
   bitsetOf,
   clusteredVectors,
+  lowrankVectors,
   randomVectors,
   referenceDistance,
   referenceTopK,
@@ -173,6 +174,7 @@ describe('ANN recall@10 >= 0.9 (adaptive index)', () => {
     ['clustered 64-d', 64, 40_000, clusteredVectors, true],
     ['random 768-d', 768, 30_000, randomVectors, false],
     ['clustered 768-d', 768, 30_000, clusteredVectors, true],
+    ['lowrank (embedding-like) 256-d', 256, 40_000, lowrankVectors, false],
   ];
   for (const [name, dims, n, make, clustered] of cases) {
     for (const metric of ['cosine_distance', 'euclidean_squared'] as DistanceMetric[]) {

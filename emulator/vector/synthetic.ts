@@ -36,6 +36,34 @@ export function clusteredVectors(
   return out;
 }
 
+/**
+ * n "lowrank" vectors that behave like real embeddings (intrinsic dimension `rank`): x = A z + noise with
+ * z ~ N(0, I_rank) and one fixed random A (from `basisSeed`), so neighbours are graded rather than clustered.
+ */
+export function lowrankVectors(
+  n: number,
+  dims: number,
+  seed: number,
+  rank = 64,
+  noise = 0.5,
+  basisSeed = 1,
+): Float32Array {
+  const random = seededRandom(seed);
+  const basis = randomVectors(dims, rank, 1_000_033 * basisSeed);
+  const scale = 1 / Math.sqrt(rank);
+  const z = new Float64Array(rank);
+  const out = new Float32Array(n * dims);
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < rank; r++) z[r] = gaussian(random);
+    for (let j = 0; j < dims; j++) {
+      let v = 0;
+      for (let r = 0; r < rank; r++) v += basis[j * rank + r] * z[r];
+      out[i * dims + j] = v * scale + noise * gaussian(random);
+    }
+  }
+  return out;
+}
+
 export function row(data: Float32Array, dims: number, r: number): Float32Array {
   return data.subarray(r * dims, (r + 1) * dims);
 }
