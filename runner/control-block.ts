@@ -1,17 +1,15 @@
-// Shared-memory layouts between the main thread, the arrival-rate pacers and the VU threads, so the per-iteration
-// path needs no message: VUs claim iterations and report progress with atomics on these words.
+// Shared-memory layouts between the main thread and the VU threads, so the per-iteration path needs no message:
+// VUs claim iterations (shared-iterations, arrival-rate starts) and report progress with atomics on these words.
 //
 //   VU signal (Int32Array, one per VU)        scenario block (Int32Array, one per scenario run)
 //   [0] WAKE       sync-call wake word         [0] STOP        1: regular end reached, start no iteration
-//   [1] INTERRUPT  1: current iteration must   [1] NEXT_ITER   next iteration number (shared-iterations claims)
-//                  stop (sleep/http throw)     [2] RELEASED    arrival tickets released by the pacer
-//   [2] STOP_NEW   1: finish the current       [3] CLAIMED     arrival tickets claimed by VUs
-//                  iteration, then leave       [4] IDLE        VUs waiting for a ticket (only the pacer decrements)
-//                                              [5] COMPLETED   [6] INTERRUPTED   [7] BUSY (VUs inside an iteration)
-//                                              [8] VUS (VUs in the scenario)     [9] PENDING (VUs being initialised)
+//   [1] INTERRUPT  1: current iteration must   [1] NEXT_ITER   next iteration number; arrival-rate VUs claim
+//                  stop (sleep/http throw)                     start n and wait for its intended time
+//   [2] STOP_NEW   1: finish the current       [2] DROPPED     arrival starts no VU was free for
+//                  iteration, then leave       [5] COMPLETED   [6] INTERRUPTED   [7] BUSY (VUs inside an iteration)
+//                                              [8] VUS (VUs in the scenario)     [9] PENDING (VUs asked for)
 //
 //   instance block (Int32Array): [0] COMPLETED [1] INTERRUPTED [2] VUS_ACTIVE [3] VUS_INITIALIZED
-//   ring (Float64Array): intended start time (epoch ms) of arrival ticket t at [t & (size − 1)]
 import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from './modules/module-host';
 
 export { SIGNAL_INTERRUPT, SIGNAL_WAKE };
@@ -20,9 +18,7 @@ export const SIGNAL_WORDS = 4;
 
 export const SC_STOP = 0;
 export const SC_NEXT_ITER = 1;
-export const SC_RELEASED = 2;
-export const SC_CLAIMED = 3;
-export const SC_IDLE = 4;
+export const SC_DROPPED = 2;
 export const SC_COMPLETED = 5;
 export const SC_INTERRUPTED = 6;
 export const SC_BUSY = 7;
@@ -38,13 +34,6 @@ export const INSTANCE_WORDS = 4;
 
 export function newInt32Block(words: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(words * 4));
-}
-
-/** Ring of intended start times, sized to a power of two above the most tickets that can be outstanding. */
-export function newRing(maxVUs: number): Float64Array {
-  let size = 64;
-  while (size < maxVUs * 2) size *= 2;
-  return new Float64Array(new SharedArrayBuffer(size * 8));
 }
 
 /** Epoch milliseconds with sub-millisecond precision; consistent across threads of one process. */

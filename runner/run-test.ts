@@ -249,9 +249,11 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
               metric: 'dropped_iterations',
               time,
               value,
-              tags: plan.systemTags.includes('scenario') ? { ...plan.runTags, scenario } : plan.runTags,
+              tags: env.droppedTags(scenario),
             });
         },
+        droppedTags: (scenario) =>
+          plan.systemTags.includes('scenario') ? { ...plan.runTags, scenario } : { ...plan.runTags },
         warn: (m) => logger.warn(m),
         onStarted: tick,
       };

@@ -1,18 +1,15 @@
 // Runs one scenario on the main thread: waits for its startTime, hands VUs their activation, follows the
 // executor's schedule (pure functions in executors/), and ends it: regular end -> gracefulStop -> interruption.
-import { Worker } from 'node:worker_threads';
 import {
   IN_VUS_ACTIVE,
   newInt32Block,
-  newRing,
   nowMs,
   SC_BUSY,
   SC_COMPLETED,
-  SC_IDLE,
+  SC_DROPPED,
   SC_INTERRUPTED,
   SC_NEXT_ITER,
   SC_PENDING,
-  SC_RELEASED,
   SC_STOP,
   SC_VUS,
   SCENARIO_WORDS,
@@ -21,8 +18,6 @@ import type { ScenarioConfig } from '../executors/index';
 import { isArrivalRate, regularDuration } from '../executors/index';
 import { rampingVusChanges } from '../executors/ramping-vus-schedule';
 import type { ActivationMode, ScenarioInfo } from '../vu/wire';
-import { workerUrl } from '../worker-url';
-import type { PacerData, PacerReport } from './pacer.worker';
 import type { VuHandle } from './realm-handle';
 import type { VuPool } from './vu-pool';
 
@@ -50,6 +45,8 @@ export interface ScenarioEnv {
   isAborted(): boolean;
   /** One dropped_iterations sample per value (arrival-rate: 1 each; iteration-based: the not-started count). */
   emitDropped(scenario: string, values: number[], time: number): void;
+  /** Tags of dropped_iterations samples: run tags + scenario. */
+  droppedTags(scenario: string): Record<string, string>;
   /** Called once the scenario's first VUs were activated (the run samples `vus` then). */
   onStarted(): void;
   warn(message: string): void;
@@ -181,11 +178,10 @@ export async function runScenario(
   const block = progress.block;
   const stop = () => {
     Atomics.store(block, SC_STOP, 1);
-    Atomics.notify(block, SC_RELEASED);
+    Atomics.notify(block, SC_STOP);
   };
   let vus: VuHandle[] = [];
-  let pacer: Worker | undefined;
-  let pacerDone: Promise<void> = Promise.resolve();
+  let growTimer: NodeJS.Timeout | undefined;
   let rampTimers: NodeJS.Timeout[] = [];
   try {
     switch (config.executor) {
@@ -243,44 +239,52 @@ export async function runScenario(
       }
       case 'constant-arrival-rate':
       case 'ramping-arrival-rate': {
-        const ring = newRing(config.maxVUs);
         vus = await env.pool.acquire(config.preAllocatedVUs);
         Atomics.store(block, SC_VUS, vus.length);
-        for (const vu of vus) acts.start(vu, { kind: 'arrival', ring });
-        // The schedule starts once the pre-allocated VUs wait for tickets (a message round trip each), so the
-        // first starts are not dropped for VUs that exist but have not joined yet.
-        const joinBy = nowMs() + 5000;
-        while (Atomics.load(block, SC_IDLE) < vus.length && nowMs() < joinBy) await clock.delay(1);
-        progress.startedAt = nowMs();
-        info.startTime = progress.startedAt;
+        const start = nowMs();
+        progress.startedAt = start;
+        info.startTime = start;
+        const droppedTags = env.droppedTags(config.name);
+        const mode = (freeSince: number): ActivationMode => ({
+          kind: 'arrival',
+          schedule: config,
+          start,
+          freeSince,
+          maxVUs: config.maxVUs,
+          droppedTags,
+        });
+        // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later.
+        for (const vu of vus) acts.start(vu, mode(start));
         env.onStarted();
-        const data: PacerData = { config, block, ring, start: progress.startedAt };
-        const worker = new Worker(workerUrl('pacer.worker'), { workerData: data });
-        pacer = worker;
-        pacerDone = new Promise((resolve) => worker.once('exit', () => resolve()));
+        // VUs ask for more VUs (up to maxVUs) by raising PENDING when they drop a start; initialise them here.
+        let inFlight = 0;
         let maxWarned = false;
-        worker.on('message', (r: PacerReport) => {
-          if (r.dropped > 0) env.emitDropped(config.name, new Array(r.dropped).fill(1), r.time);
-          for (let i = 0; i < r.grow; i++) {
+        growTimer = setInterval(() => {
+          const pending = Atomics.load(block, SC_PENDING);
+          for (; inFlight < pending; inFlight++) {
             env.pool
               .acquire(1)
               .then(([vu]) => {
-                Atomics.sub(block, SC_PENDING, 1);
                 if (Atomics.load(block, SC_STOP) !== 0) return env.pool.release([vu]);
                 vus.push(vu);
                 Atomics.add(block, SC_VUS, 1);
-                acts.start(vu, { kind: 'arrival', ring });
+                acts.start(vu, mode(nowMs()));
               })
-              .catch((e: Error) => {
+              .catch((e: Error) => env.warn(`could not initialize an extra VU: ${e.message}`))
+              .finally(() => {
+                inFlight--;
                 Atomics.sub(block, SC_PENDING, 1);
-                env.warn(`could not initialize an extra VU: ${e.message}`);
               });
           }
-          if (r.dropped > 0 && !maxWarned && Atomics.load(block, SC_VUS) >= config.maxVUs) {
+          if (
+            !maxWarned &&
+            Atomics.load(block, SC_DROPPED) > 0 &&
+            Atomics.load(block, SC_VUS) >= config.maxVUs
+          ) {
             maxWarned = true;
             env.warn(`Insufficient VUs, reached ${config.maxVUs} active VUs and cannot initialize more`);
           }
-        });
+        }, 50);
         await delay(regularDuration(config));
         break;
       }
@@ -309,7 +313,7 @@ export async function runScenario(
     stop();
     clock.clear();
     for (const t of rampTimers) clearTimeout(t);
-    if (pacer) await pacerDone;
+    if (growTimer) clearInterval(growTimer);
     env.pool.release(vus);
   }
 }

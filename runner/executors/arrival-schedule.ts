@@ -52,3 +52,50 @@ export function* rampingArrivalStarts(
 export function arrivalStarts(c: ConstantArrivalRateConfig | RampingArrivalRateConfig): Generator<number> {
   return c.executor === 'constant-arrival-rate' ? constantArrivalStarts(c) : rampingArrivalStarts(c);
 }
+
+export type ArrivalSchedule =
+  | Pick<ConstantArrivalRateConfig, 'executor' | 'rate' | 'timeUnit' | 'duration'>
+  | Pick<RampingArrivalRateConfig, 'executor' | 'startRate' | 'timeUnit' | 'stages'>;
+
+/**
+ * Random access into the same schedule: start offset (ms) of iteration `index` (0-based), or Infinity past the
+ * end. VUs use it to claim iterations by number without a central clock; it matches the generators above.
+ */
+export function arrivalOffsetOf(c: ArrivalSchedule): (index: number) => number {
+  if (c.executor === 'constant-arrival-rate') {
+    return (index) => {
+      const at = (index * c.timeUnit) / c.rate;
+      return at < c.duration ? at : Number.POSITIVE_INFINITY;
+    };
+  }
+  const stages: Array<{ start: number; D: number; r0: number; r1: number; before: number; area: number }> =
+    [];
+  let start = 0;
+  let r0 = c.startRate / c.timeUnit;
+  let before = 0;
+  for (const s of c.stages) {
+    const r1 = s.target / c.timeUnit;
+    if (s.duration > 0) {
+      const area = ((r0 + r1) / 2) * s.duration;
+      stages.push({ start, D: s.duration, r0, r1, before, area });
+      before += area;
+      start += s.duration;
+    }
+    r0 = r1;
+  }
+  return (index) => {
+    const n = index + 1;
+    for (const st of stages) {
+      const a = n - st.before;
+      if (a > st.area + 1e-9) continue;
+      let t: number;
+      if (Math.abs(st.r1 - st.r0) < 1e-15) t = a / st.r0;
+      else
+        t =
+          ((-st.r0 + Math.sqrt(Math.max(0, st.r0 * st.r0 + (2 * (st.r1 - st.r0) * a) / st.D))) * st.D) /
+          (st.r1 - st.r0);
+      if (t < st.D) return st.start + Math.max(0, t);
+    }
+    return Number.POSITIVE_INFINITY;
+  };
+}

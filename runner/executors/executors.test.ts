@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalStarts, constantArrivalStarts, rampingArrivalStarts } from './arrival-schedule';
+import {
+  arrivalOffsetOf,
+  arrivalStarts,
+  constantArrivalStarts,
+  rampingArrivalStarts,
+} from './arrival-schedule';
 import { executionPlan, planHeader } from './execution-plan';
 import { describeScenario, parseScenario, type ScenarioConfig } from './index';
 import { rampingVusChanges } from './ramping-vus-schedule';
@@ -154,6 +159,31 @@ describe('arrival schedules', () => {
       }),
     ];
     expect(starts).toEqual([1000, 2000]);
+  });
+
+  it('gives random access to the same start offsets (VUs claim iterations by number)', () => {
+    const configs = [
+      { executor: 'constant-arrival-rate', rate: 7, timeUnit: 1000, duration: 3000 },
+      {
+        executor: 'ramping-arrival-rate',
+        startRate: 0,
+        timeUnit: 1000,
+        stages: [
+          { duration: 2000, target: 30 },
+          { duration: 0, target: 5 },
+          { duration: 1500, target: 5 },
+          { duration: 1000, target: 0 },
+        ],
+      },
+    ] as const;
+    for (const c of configs) {
+      const expected = [...arrivalStarts(c as never)];
+      const offsetOf = arrivalOffsetOf(c as never);
+      expected.forEach((at, i) => {
+        expect(offsetOf(i)).toBeCloseTo(at, 6);
+      });
+      expect(offsetOf(expected.length)).toBe(Number.POSITIVE_INFINITY);
+    }
   });
 
   it('dispatches on the executor', () => {

@@ -123,14 +123,16 @@ export class SampleBatchEncoder {
 
   flush(): void {
     if (this.count === 0 && this.pendingDefinitions.length === 0) return;
+    const n = this.count;
+    // Send right-sized copies and keep the working arrays: a flush costs O(samples), not O(capacity).
     const batch: SampleBatch = {
       type: 'samples',
-      count: this.count,
-      metricIds: this.metricIds,
-      tagIds: this.tagIds,
-      metaIds: this.metaIds,
-      times: this.times,
-      values: this.values,
+      count: n,
+      metricIds: this.metricIds.slice(0, n),
+      tagIds: this.tagIds.slice(0, n),
+      metaIds: this.metaIds.slice(0, n),
+      times: this.times.slice(0, n),
+      values: this.values.slice(0, n),
     };
     if (this.pendingNames.length > 0) batch.names = this.pendingNames;
     if (this.pendingDefinitions.length > 0) batch.definitions = this.pendingDefinitions;
@@ -140,19 +142,14 @@ export class SampleBatchEncoder {
     this.pendingDefinitions = [];
     this.pendingTags = [];
     this.pendingMetas = [];
-    const transfer = [
-      this.metricIds.buffer,
-      this.tagIds.buffer,
-      this.metaIds.buffer,
-      this.times.buffer,
-      this.values.buffer,
-    ] as ArrayBuffer[];
     this.count = 0;
-    this.metricIds = new Int32Array(CAPACITY);
-    this.tagIds = new Int32Array(CAPACITY);
-    this.metaIds = new Int32Array(CAPACITY);
-    this.times = new Float64Array(CAPACITY);
-    this.values = new Float64Array(CAPACITY);
+    const transfer = [
+      batch.metricIds.buffer,
+      batch.tagIds.buffer,
+      batch.metaIds.buffer,
+      batch.times.buffer,
+      batch.values.buffer,
+    ] as ArrayBuffer[];
     this.send(batch, transfer);
   }
 }

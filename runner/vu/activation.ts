@@ -3,19 +3,23 @@
 import {
   nowMs,
   SC_BUSY,
-  SC_CLAIMED,
-  SC_IDLE,
+  SC_DROPPED,
   SC_NEXT_ITER,
-  SC_RELEASED,
+  SC_PENDING,
   SC_STOP,
+  SC_VUS,
   SIGNAL_STOP_NEW,
 } from '../control-block';
+import { arrivalOffsetOf } from '../executors/arrival-schedule';
 import { runIteration } from './iteration';
 import type { Realm } from './realm';
 import type { VuRuntime } from './runtime';
 import type { ActivateMessage } from './wire';
 
 const setupCache = new Map<string, unknown>();
+
+/** Longest idle wait while samples are buffered, so they reach the main thread within about 100 ms. */
+const FLUSH_WAIT_MS = 50;
 
 /** Setup data is parsed once per VU (at its first use) and the same object is passed to later iterations. */
 function setupDataFor(json: string | undefined): unknown {
@@ -73,27 +77,36 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
       }
       break;
     case 'arrival': {
-      const ring = mode.ring;
-      const mask = ring.length - 1;
+      // Open model without a central clock: each free VU claims the next start number, computes its intended
+      // time from the schedule and sleeps until then. A start whose time passed before this VU became free
+      // had no free VU at its due time: it is dropped (k6's rule), never retried.
+      const offsetOf = arrivalOffsetOf(mode.schedule);
       const lagTags = rt.tags();
-      Atomics.add(block, SC_IDLE, 1);
+      let freeSince = mode.freeSince;
       while (Atomics.load(block, SC_STOP) === 0) {
-        const claimed = Atomics.load(block, SC_CLAIMED);
-        const released = Atomics.load(block, SC_RELEASED);
-        if (claimed < released) {
-          if (Atomics.compareExchange(block, SC_CLAIMED, claimed, claimed + 1) !== claimed) continue;
-          const due = ring[claimed & mask];
-          const now = nowMs();
-          rt.emit([
-            { metric: 'bench_iteration_start_lag', time: now, value: Math.max(0, now - due), tags: lagTags },
-          ]);
-          const r = one(claimed);
-          if (r instanceof Promise) await r;
-          Atomics.add(block, SC_IDLE, 1);
+        const index = Atomics.add(block, SC_NEXT_ITER, 1);
+        const offset = offsetOf(index);
+        if (offset === Number.POSITIVE_INFINITY) break;
+        const due = mode.start + offset;
+        if (due < freeSince) {
+          Atomics.add(block, SC_DROPPED, 1);
+          rt.emit([{ metric: 'dropped_iterations', time: nowMs(), value: 1, tags: mode.droppedTags }]);
+          if (Atomics.load(block, SC_VUS) + Atomics.load(block, SC_PENDING) < mode.maxVUs)
+            Atomics.add(block, SC_PENDING, 1);
           continue;
         }
-        rt.flushIfStale(0);
-        Atomics.wait(block, SC_RELEASED, released, 200);
+        let now = nowMs();
+        while (now < due && Atomics.load(block, SC_STOP) === 0) {
+          rt.flushIfStale();
+          const wait = Math.min(due - now, rt.encoder.size > 0 ? FLUSH_WAIT_MS : 1000);
+          Atomics.wait(block, SC_STOP, 0, wait);
+          now = nowMs();
+        }
+        if (Atomics.load(block, SC_STOP) !== 0) break;
+        rt.emit([{ metric: 'bench_iteration_start_lag', time: now, value: now - due, tags: lagTags }]);
+        const r = one(index);
+        if (r instanceof Promise) await r;
+        freeSince = nowMs();
       }
       break;
     }

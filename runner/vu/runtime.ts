@@ -124,7 +124,8 @@ export class VuRuntime implements ModuleHost {
 
   /** Blocks this thread for up to `ms`, waking early on interruption (then throws). */
   blockFor(ms: number): void {
-    this.flushIfStale(0);
+    // A long block would hold buffered samples back: send them first; short blocks only flush old ones.
+    this.flushIfStale(ms > FLUSH_AGE_MS ? 0 : FLUSH_AGE_MS);
     const deadline = performance.now() + ms;
     for (;;) {
       Atomics.store(this.signal, SIGNAL_WAKE, 0);

@@ -1,6 +1,7 @@
 // Messages between the main thread and a VU realm (runner/vu.worker.ts). Per-iteration control goes through
 // shared memory (runner/control-block.ts); these messages are per activation or rarer.
 import type { MessagePort } from 'node:worker_threads';
+import type { ArrivalSchedule } from '../executors/arrival-schedule';
 import type { MetricType, ValueType } from '../metrics/sinks';
 import type { HttpModuleOptions } from '../modules/module-host';
 
@@ -47,7 +48,17 @@ export type ActivationMode =
   | { kind: 'loop' }
   | { kind: 'shared'; iterations: number }
   | { kind: 'per-vu'; iterations: number }
-  | { kind: 'arrival'; ring: Float64Array };
+  | {
+      kind: 'arrival';
+      schedule: ArrivalSchedule;
+      /** Epoch ms the schedule's offset 0 maps to. */
+      start: number;
+      /** Epoch ms from which this VU counts as free (pre-allocated VUs: the schedule start). */
+      freeSince: number;
+      maxVUs: number;
+      /** dropped_iterations tags: run tags + scenario. */
+      droppedTags: Record<string, string>;
+    };
 
 export interface ActivateMessage {
   type: 'activate';
