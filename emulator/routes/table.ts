@@ -12,28 +12,26 @@ export interface Route {
   /** Segments; ":ns" captures the namespace name. */
   path: string;
   handler: Handler;
-  /** Reads a request body. */
-  body: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/v2/namespaces/:ns', handler: writeRoute, body: true },
-  { method: 'DELETE', path: '/v2/namespaces/:ns', handler: deleteRoute, body: false },
-  { method: 'POST', path: '/v2/namespaces/:ns/query', handler: queryRoute, body: true },
-  { method: 'POST', path: '/v2/namespaces/:ns/explain_query', handler: explainRoute, body: true },
-  { method: 'GET', path: '/v2/namespaces/:ns/metadata', handler: metadataRoute, body: false },
-  { method: 'GET', path: '/v1/namespaces/:ns/metadata', handler: metadataRoute, body: false },
-  { method: 'PATCH', path: '/v1/namespaces/:ns/metadata', handler: patchMetadataRoute, body: true },
-  { method: 'GET', path: '/v1/namespaces', handler: listRoute, body: false },
-  { method: 'GET', path: '/v1/namespaces/:ns/schema', handler: getSchemaRoute, body: false },
-  { method: 'POST', path: '/v1/namespaces/:ns/schema', handler: updateSchemaRoute, body: true },
-  { method: 'GET', path: '/v1/namespaces/:ns/hint_cache_warm', handler: hintCacheWarmRoute, body: false },
-  { method: 'POST', path: '/v1/namespaces/:ns/_debug/recall', handler: recallRoute, body: true },
+  { method: 'POST', path: '/v2/namespaces/:ns', handler: writeRoute },
+  { method: 'DELETE', path: '/v2/namespaces/:ns', handler: deleteRoute },
+  { method: 'POST', path: '/v2/namespaces/:ns/query', handler: queryRoute },
+  { method: 'POST', path: '/v2/namespaces/:ns/explain_query', handler: explainRoute },
+  { method: 'GET', path: '/v2/namespaces/:ns/metadata', handler: metadataRoute },
+  { method: 'GET', path: '/v1/namespaces/:ns/metadata', handler: metadataRoute },
+  { method: 'PATCH', path: '/v1/namespaces/:ns/metadata', handler: patchMetadataRoute },
+  { method: 'GET', path: '/v1/namespaces', handler: listRoute },
+  { method: 'GET', path: '/v1/namespaces/:ns/schema', handler: getSchemaRoute },
+  { method: 'POST', path: '/v1/namespaces/:ns/schema', handler: updateSchemaRoute },
+  { method: 'GET', path: '/v1/namespaces/:ns/hint_cache_warm', handler: hintCacheWarmRoute },
+  { method: 'POST', path: '/v1/namespaces/:ns/_debug/recall', handler: recallRoute },
   // The official benchmark calls these with GET; other methods are tolerated.
-  { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: cacheDebugRoute, body: true },
-  { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute, body: true },
+  { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: cacheDebugRoute },
+  { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute },
   // Emulator-only: process memory and event-loop delay for scripts/bench-emulator.ts.
-  { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute, body: false },
+  { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute },
 ];
 
 export interface Match {
