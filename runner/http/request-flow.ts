@@ -6,8 +6,10 @@ import type { CookieJar } from './cookie-jar';
 import { responseCookies } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import type { ExpectedStatuses } from './expected-statuses';
+import { requestDump, responseDump } from './http-debug';
 import { exchangeSamples, type HttpTagFlags, type TagContext } from './http-samples';
 import type { OutgoingRequest } from './io-channel';
+import { type RedirectHop, redirectHop } from './redirects';
 import type { EncodedBody } from './request-body';
 import type { NormalisedParams } from './request-params';
 import { maskCredentials, type RequestTarget } from './request-url';
@@ -18,14 +20,7 @@ import {
   Response,
   type ResponseTimings,
 } from './response';
-import {
-  bytesToText,
-  DecompressionError,
-  decompress,
-  isDecodedEncoding,
-  joinChunks,
-  toArrayBuffer,
-} from './response-body';
+import { responseBody } from './response-body';
 import type { PhaseTimings, ReplyMessage } from './wire';
 
 /** What a flow needs from its VU (one per VU realm, see vu-http.ts). */
@@ -36,8 +31,6 @@ export interface FlowContext {
   vuJar: CookieJar;
   tagFlags: HttpTagFlags;
 }
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** k6's res.timings from the wire phases (built field by field: spreading is slow on this path). */
 function responseTimings(t: PhaseTimings): ResponseTimings {
@@ -158,7 +151,16 @@ export class RequestFlow {
       timeoutMs: Math.max(1, this.deadline - performance.now()),
       discardBody: this.params.responseType === 'none',
     };
-    if (this.ctx.host.httpOptions.httpDebug) this.debugRequest(request);
+    const debug = this.ctx.host.httpOptions.httpDebug;
+    if (debug) {
+      this.ctx.host.log(
+        'info',
+        requestDump(request.method, this.url, request.headers, this.bodyText, debug),
+        {
+          source: 'http-debug',
+        },
+      );
+    }
     return request;
   }
 
@@ -186,7 +188,9 @@ export class RequestFlow {
         this.tagContext,
       ),
     );
-    if (host.httpOptions.httpDebug) this.debugResponse(reply);
+    if (host.httpOptions.httpDebug) {
+      host.log('info', responseDump(reply, host.httpOptions.httpDebug), { source: 'http-debug' });
+    }
     const setCookies: string[] = [];
     let location: string | undefined;
     let contentEncoding: string | undefined;
@@ -197,10 +201,13 @@ export class RequestFlow {
       else if (name === 'content-encoding') contentEncoding = reply.headers[i + 1];
     }
     this.jar.storeFrom(setCookies, this.href);
-    if (!reply.error && REDIRECT_STATUSES.has(reply.status) && location !== undefined) {
+    const hop = reply.error ? undefined : redirectHop(reply.status, this.method, location, this.url);
+    if (hop) {
       if (this.hops < this.params.maxRedirects) {
-        if (this.redirect(reply, location)) return undefined;
-      } else if (!this.params.redirectsExplicit && this.params.maxRedirects > 0) {
+        this.redirect(hop, reply);
+        return undefined;
+      }
+      if (!this.params.redirectsExplicit && this.params.maxRedirects > 0) {
         host.log(
           'warn',
           `Stopped after ${this.hops} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`,
@@ -211,50 +218,29 @@ export class RequestFlow {
     return this.response(reply, setCookies, contentEncoding);
   }
 
-  /** Moves to the Location of a 3xx reply; false when the Location is not a usable URL. */
-  private redirect(reply: ReplyMessage, location: string): boolean {
-    let next: URL;
-    try {
-      next = new URL(location, this.url);
-    } catch {
-      return false;
-    }
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return false;
+  /** Moves to the next hop of a redirect. */
+  private redirect(hop: RedirectHop, reply: ReplyMessage): void {
     this.hops++;
-    // Go's client: 301/302/303 turn anything but GET/HEAD into a bodiless GET; 307/308 resend method and body.
-    if (reply.status === 307 || reply.status === 308) {
+    this.method = hop.method;
+    if (hop.resendBody) {
       this.body = reply.requestBody ?? this.body;
     } else {
-      if (this.method !== 'GET' && this.method !== 'HEAD') this.method = 'GET';
       this.body = null;
       this.headers = withoutHeader(withoutHeader(this.headers, 'content-type'), 'content-encoding');
     }
-    if (next.host !== this.url.host) {
-      // Credentials never follow a redirect to another host.
-      this.headers = withoutHeader(withoutHeader(this.headers, 'authorization'), 'cookie');
-    }
-    this.setUrl(next);
-    this.tagUrl = maskCredentials(next.href);
+    if (hop.crossHost) this.headers = withoutHeader(withoutHeader(this.headers, 'authorization'), 'cookie');
+    this.setUrl(hop.url);
+    this.tagUrl = maskCredentials(hop.url.href);
     if (this.params.tags.name === undefined) this.tagName = this.tagUrl;
-    return true;
   }
 
   private response(reply: ReplyMessage, setCookies: string[], contentEncoding: string | undefined): Response {
-    let error = reply.error?.message ?? '';
-    let errorCode = reply.error?.code ?? 0;
-    let body: string | ArrayBuffer | null = null;
-    const nullBody = reply.status < 200 || reply.status === 204 || reply.status === 304;
-    if (!reply.error && this.params.responseType !== 'none' && !nullBody) {
-      try {
-        let bytes = joinChunks(reply.body);
-        if (contentEncoding && isDecodedEncoding(contentEncoding)) bytes = decompress(bytes, contentEncoding);
-        body = this.params.responseType === 'binary' ? toArrayBuffer(bytes) : bytesToText(bytes);
-      } catch (err) {
-        if (!(err instanceof DecompressionError)) throw err;
-        error = err.message;
-        errorCode = K6_ERROR.decompression;
-      }
-    }
+    const decoded = reply.error
+      ? { body: null, failure: undefined }
+      : responseBody(reply.body, reply.status, this.params.responseType, contentEncoding);
+    const error = reply.error?.message ?? decoded.failure ?? '';
+    const errorCode = reply.error?.code ?? (decoded.failure ? K6_ERROR.decompression : 0);
+    const body = decoded.body;
     const response = new Response({
       status: reply.status,
       statusText: reply.status ? `${reply.status} ${reply.statusText}` : '',
@@ -302,28 +288,5 @@ export class RequestFlow {
     }
     for (const c of this.params.cookies) cookies[c.name] = [...(cookies[c.name] ?? []), { ...c }];
     return { method: this.method, url: this.href, headers, body: this.bodyText, cookies };
-  }
-
-  private debugRequest(request: OutgoingRequest): void {
-    let dump = `Request:\n${request.method} ${this.url.pathname}${this.url.search} HTTP/1.1\nHost: ${this.url.host}\n`;
-    for (let i = 0; i + 1 < request.headers.length; i += 2) {
-      dump += `${request.headers[i]}: ${request.headers[i + 1]}\n`;
-    }
-    if (this.ctx.host.httpOptions.httpDebug === 'full' && this.bodyText) dump += `\n${this.bodyText}\n`;
-    this.ctx.host.log('info', dump, { source: 'http-debug' });
-  }
-
-  private debugResponse(reply: ReplyMessage): void {
-    if (reply.error) {
-      this.ctx.host.log('info', `Response:\nerror: ${reply.error.message}\n`, { source: 'http-debug' });
-      return;
-    }
-    let dump = `Response:\n${reply.proto} ${reply.status} ${reply.statusText}\n`;
-    for (let i = 0; i + 1 < reply.headers.length; i += 2)
-      dump += `${reply.headers[i]}: ${reply.headers[i + 1]}\n`;
-    if (this.ctx.host.httpOptions.httpDebug === 'full' && reply.body.length > 0) {
-      dump += `\n${bytesToText(joinChunks(reply.body))}\n`;
-    }
-    this.ctx.host.log('info', dump, { source: 'http-debug' });
   }
 }

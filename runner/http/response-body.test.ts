@@ -6,6 +6,7 @@ import {
   DecompressionError,
   decompress,
   joinChunks,
+  responseBody,
   toArrayBuffer,
 } from './response-body';
 
@@ -39,6 +40,22 @@ describe('response bodies', () => {
     const ab = toArrayBuffer(small);
     expect(ab.byteLength).toBe(small.byteLength);
     expect(Buffer.from(ab).equals(Buffer.from(small))).toBe(true);
+  });
+
+  it('responseBody: text, binary, none, bodiless statuses and decompression failures', () => {
+    const chunks = [enc.encode('{"a":1}').buffer as ArrayBuffer];
+    expect(responseBody(chunks, 200, 'text', undefined)).toEqual({ body: '{"a":1}', failure: undefined });
+    expect(responseBody(chunks, 200, 'binary', undefined).body).toBeInstanceOf(ArrayBuffer);
+    expect(responseBody(chunks, 200, 'none', undefined).body).toBeNull();
+    expect(responseBody(chunks, 204, 'text', undefined).body).toBeNull();
+    expect(responseBody(chunks, 304, 'text', undefined).body).toBeNull();
+    expect(responseBody([], 200, 'text', undefined).body).toBe('');
+    const gz = compress(enc.encode('x'), ['gzip']);
+    expect(responseBody([toArrayBuffer(gz)], 200, 'text', 'gzip').body).toBe('x');
+    expect(responseBody(chunks, 200, 'text', 'gzip')).toMatchObject({ body: null });
+    expect(responseBody(chunks, 200, 'text', 'gzip').failure).toMatch(
+      /^error decompressing the response body \(gzip\)/,
+    );
   });
 
   it('unknown encodings are passed through', () => {

@@ -111,3 +111,27 @@ export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   copy.set(bytes);
   return copy.buffer;
 }
+
+/** The body the script sees, per responseType; `failure` is a decompression error (k6 code 1701). */
+export function responseBody(
+  chunks: readonly ArrayBuffer[],
+  status: number,
+  responseType: 'text' | 'binary' | 'none',
+  contentEncoding: string | undefined,
+): { body: string | ArrayBuffer | null; failure: string | undefined } {
+  // 1xx, 204 and 304 have no body; `none` read it and dropped it in the I/O worker.
+  if (responseType === 'none' || status < 200 || status === 204 || status === 304) {
+    return { body: null, failure: undefined };
+  }
+  try {
+    let bytes = joinChunks(chunks);
+    if (contentEncoding && isDecodedEncoding(contentEncoding)) bytes = decompress(bytes, contentEncoding);
+    return {
+      body: responseType === 'binary' ? toArrayBuffer(bytes) : bytesToText(bytes),
+      failure: undefined,
+    };
+  } catch (err) {
+    if (err instanceof DecompressionError) return { body: null, failure: err.message };
+    throw err;
+  }
+}

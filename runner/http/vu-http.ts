@@ -1,6 +1,7 @@
 // The k6/http state of one VU realm (its jar, its response callback, its channel to the I/O worker) and the three
 // ways a script sends requests: blocking (get/post/.../request), batch, and asyncRequest.
 import type { ModuleHost } from '../modules/module-host';
+import { batchItem, runBatch } from './batch';
 import { CookieJar } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
@@ -12,36 +13,6 @@ import { normaliseParams, RequestParamsError } from './request-params';
 import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './request-url';
 import { Response } from './response';
 import { compress, toArrayBuffer } from './response-body';
-
-/** One entry of http.batch, normalised. */
-export interface BatchItem {
-  method: string;
-  url: unknown;
-  body: unknown;
-  params: unknown;
-}
-
-/** A batch entry in any of k6's forms -> BatchItem (k6-compat.md §4.1). */
-export function batchItem(entry: unknown, key: string): BatchItem {
-  if (typeof entry === 'string' || entry instanceof HttpURL) {
-    return { method: 'GET', url: entry, body: null, params: null };
-  }
-  if (Array.isArray(entry)) {
-    if (entry.length < 2)
-      throw new TypeError(`batch request ${key}: an array entry needs at least [method, url]`);
-    return { method: String(entry[0]), url: entry[1], body: entry[2] ?? null, params: entry[3] ?? null };
-  }
-  if (entry && typeof entry === 'object') {
-    const o = entry as Record<string, unknown>;
-    if (o.url === undefined) throw new TypeError(`batch request ${key}: an object entry needs a url`);
-    const method = o.method === undefined || o.method === null ? 'GET' : String(o.method).toUpperCase();
-    const body = method === 'GET' || method === 'HEAD' ? null : (o.body ?? null);
-    return { method, url: o.url, body, params: o.params ?? null };
-  }
-  throw new TypeError(
-    `batch request ${key}: expected a URL string, an array or an object, got ${typeof entry}`,
-  );
-}
 
 export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
@@ -127,54 +98,14 @@ export class VuHttp implements FlowContext {
       }
       return prepared;
     });
-    this.runBatch(flows, results);
+    const pending = flows.flatMap((flow, i) => (flow ? [{ index: i, flow }] : []));
+    if (pending.length > 0) runBatch(this.io(), pending, results, this.host.httpOptions);
     if (Array.isArray(requests)) return results;
     const byKey: Record<string, Response> = {};
     keys.forEach((key, i) => {
       byKey[key] = results[i];
     });
     return byKey;
-  }
-
-  private runBatch(flows: Array<RequestFlow | undefined>, results: Response[]): void {
-    const { batch, batchPerHost } = this.host.httpOptions;
-    const limit = batch > 0 ? batch : Number.POSITIVE_INFINITY;
-    const perHostLimit = batchPerHost > 0 ? batchPerHost : Number.POSITIVE_INFINITY;
-    const queue: number[] = [];
-    flows.forEach((flow, i) => {
-      if (flow) queue.push(i);
-    });
-    if (queue.length === 0) return;
-    const channel = this.io();
-    const inFlight = new Map<number, { index: number; host: string }>();
-    const perHost = new Map<string, number>();
-    try {
-      while (queue.length > 0 || inFlight.size > 0) {
-        for (let q = 0; q < queue.length && inFlight.size < limit; ) {
-          const index = queue[q];
-          const flow = flows[index] as RequestFlow;
-          const host = flow.targetHost();
-          if ((perHost.get(host) ?? 0) >= perHostLimit) {
-            q++;
-            continue;
-          }
-          queue.splice(q, 1);
-          perHost.set(host, (perHost.get(host) ?? 0) + 1);
-          inFlight.set(channel.sendBlocking(flow.next()), { index, host });
-        }
-        for (const reply of channel.waitAny([...inFlight.keys()])) {
-          const slot = inFlight.get(reply.id) as { index: number; host: string };
-          inFlight.delete(reply.id);
-          perHost.set(slot.host, (perHost.get(slot.host) ?? 1) - 1);
-          const response = (flows[slot.index] as RequestFlow).settle(reply);
-          if (response) results[slot.index] = response;
-          else queue.unshift(slot.index);
-        }
-      }
-    } catch (err) {
-      for (const id of inFlight.keys()) channel.cancel(id);
-      throw err;
-    }
   }
 
   /** Checks and encodes a request; a problem found before sending becomes a status-0 Response (or a throw). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { batchItem } from './batch';
 import { HttpURL } from './request-url';
-import { batchItem } from './vu-http';
 
 describe('http.batch entries', () => {
   it('a URL string or http.url is a GET', () => {

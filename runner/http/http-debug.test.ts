@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { requestDump, responseDump } from './http-debug';
+import type { ReplyMessage } from './wire';
+
+const reply = (over: Partial<ReplyMessage> = {}): ReplyMessage => ({
+  t: 'res',
+  id: 1,
+  status: 200,
+  statusText: 'OK',
+  proto: 'HTTP/1.1',
+  headers: ['Content-Type', 'text/plain'],
+  body: [new TextEncoder().encode('hi').buffer as ArrayBuffer],
+  bodyBytes: 2,
+  timings: { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 },
+  endTime: 0,
+  remoteIp: '',
+  remotePort: 0,
+  tlsVersion: '',
+  tlsCipherSuite: '',
+  sentBytes: 0,
+  receivedBytes: 0,
+  error: null,
+  requestBody: null,
+  ...over,
+});
+
+describe('--http-debug dumps', () => {
+  it('request: line, host, headers; the body only in full mode', () => {
+    const url = new URL('http://h:8080/p?q=1');
+    expect(requestDump('POST', url, ['X-A', '1'], 'body', 'headers')).toBe(
+      'Request:\nPOST /p?q=1 HTTP/1.1\nHost: h:8080\nX-A: 1\n',
+    );
+    expect(requestDump('POST', url, [], 'body', 'full')).toBe(
+      'Request:\nPOST /p?q=1 HTTP/1.1\nHost: h:8080\n\nbody\n',
+    );
+  });
+
+  it('response: status line and headers; the body only in full mode; errors in one line', () => {
+    expect(responseDump(reply(), 'headers')).toBe('Response:\nHTTP/1.1 200 OK\nContent-Type: text/plain\n');
+    expect(responseDump(reply(), 'full')).toBe(
+      'Response:\nHTTP/1.1 200 OK\nContent-Type: text/plain\n\nhi\n',
+    );
+    expect(responseDump(reply({ error: { code: 1212, message: 'dial: connection refused' } }), 'full')).toBe(
+      'Response:\nerror: dial: connection refused\n',
+    );
+  });
+});
