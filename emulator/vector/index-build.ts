@@ -177,9 +177,9 @@ export function buildIvf(
   metric: DistanceMetric,
   seed: number,
   slot: number,
-): IvfDecision & { seg: -1 } {
+): Omit<IvfDecision, 'seg'> {
   const rows = rt.layout.capacity;
-  if (rows < IVF_MIN_ROWS) return { seg: -1, lists: 0, nprobe: 0 };
+  if (rows < IVF_MIN_ROWS) return { lists: 0, nprobe: 0 };
   const lists = listCount(rows);
   const random = seededRandom(seed);
   const train = lists * SAMPLE_PER_LIST;
@@ -194,9 +194,9 @@ export function buildIvf(
     nearestCentroid(rt, metric, lists, sqNorms, r, slot),
   );
   const nprobe = sampleNprobe(rt, metric, heldRows, heldAssignment, queryRows, lists, slot);
-  if (nprobe > lists * MAX_PROBE_SHARE) return { seg: -1, lists: 0, nprobe: 0 };
+  if (nprobe > lists * MAX_PROBE_SHARE) return { lists: 0, nprobe: 0 };
   layoutLists(rt, metric, rows, lists, slot);
-  return { seg: -1, lists, nprobe };
+  return { lists, nprobe };
 }
 
 export function runIndexJob(job: IndexJob, lookup: SegmentLookup, slot: number): IndexResult {

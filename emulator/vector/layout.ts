@@ -8,7 +8,7 @@
 //   ids          capacity u32, the segment's local row numbers in list order      written once, when the IVF is built
 //   centroids    maxLists x dims f32                                             written once, with ids
 //   listOffsets  (maxLists + 1) u32, list l = ids[listOffsets[l] .. listOffsets[l+1])
-//   radii        maxLists f32, the largest chord distance of a list's rows from its centroid (pruning bound)
+//   radii        maxLists f32, 95th percentile of a list's rows' chord distances from its centroid (pruning)
 //   centroidCodes maxLists x dims int8 + maxLists f32 scales + maxLists f32 norms: the centroids quantised, for
 //                the int8 assignment of rows while the IVF is built (scratch of the index worker)
 //
