@@ -198,6 +198,28 @@ describe('ANN recall@10 >= 0.9 (adaptive index)', () => {
     }
   }
 
+  it('ANN over a mostly deleted index scores the few live rows exactly', async () => {
+    const dims = 32;
+    const n = 20_000;
+    const data = randomVectors(n, dims, 6);
+    const c = createVectorColumn({ dims, metric: 'cosine_distance' });
+    c.append(data);
+    await c.indexTo(n);
+    const live = Array.from({ length: n }, (_, r) => r).filter((r) => r % 50 === 7);
+    const liveSet = new Set(live);
+    const dead = bitsetOf(
+      Array.from({ length: n }, (_, r) => r).filter((r) => !liveSet.has(r)),
+      n,
+    );
+    const q = randomVectors(1, dims, 60);
+    const { hits, stats } = await c.ann(q, { k: 10, dead });
+    expect(hits.map((h) => h.row)).toEqual(
+      referenceTopK(data, dims, q, 'cosine_distance', 10, 0, n, dead).map((h) => h.row),
+    );
+    expect(stats.annRows).toBe(live.length);
+    await c.close();
+  });
+
   it('filtered ANN keeps recall: a 1% filter is answered exactly, a 30% filter by probing more lists', async () => {
     const dims = 64;
     const n = 40_000;

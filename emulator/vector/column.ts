@@ -13,7 +13,7 @@ import { rangeParts, type SegmentSpan, splitByCost } from './plan';
 import { allocateSegmentMemory } from './segment-runtime';
 import { type AnnPart, type IndexSegmentJob, prepareQuery, type TaskResult } from './tasks';
 import { mergeHits } from './top-k';
-import type { DistanceMetric, Hit, SearchOptions, SearchStats, VectorColumn } from './types';
+import type { DistanceMetric, Hit, RowBitset, SearchOptions, SearchStats, VectorColumn } from './types';
 
 /** Searches touching fewer values (rows x dims) than this run on the calling thread: a worker round trip costs more. */
 const LOCAL_WORK = 1 << 21;
@@ -40,6 +40,14 @@ interface Snapshot {
   readonly indexedRows: number;
   /** Segment id -> its IVF; full segments without an entry (and the last, partial one) are scanned flat. */
   readonly ivf: ReadonlyMap<number, IvfState>;
+}
+
+/** Rows [0, n) not in `dead`, as a bitset. */
+function liveRows(n: number, dead: RowBitset | undefined): RowBitset {
+  const live = new Uint32Array(Math.ceil(n / 32));
+  for (let w = 0; w < live.length; w++) live[w] = ~(dead?.[w] ?? 0);
+  if (n % 32 !== 0) live[live.length - 1] &= (1 << (n % 32)) - 1;
+  return live;
 }
 
 export interface ColumnConfig {
@@ -143,8 +151,10 @@ export class SegmentedColumn implements VectorColumn {
     const candidates = allow ? countRows(allow, 0, n, dead) : dead ? n - countRows(dead, 0, n) : n;
     if (candidates === 0) return none;
     if (candidates < n && candidates <= Math.max(EXACT_FALLBACK_ROWS, n * EXACT_FALLBACK_SHARE)) {
-      // Few candidates: probing would miss them; scoring them exactly is cheap and has recall 1.
-      const result = await this.exact(query, 0, n, options);
+      // Few candidates: probing would miss them; scoring them exactly is cheap and has recall 1. With deletes only,
+      // the live rows become the allow set so the scan gathers them instead of reading every row.
+      const gather = allow ?? liveRows(n, dead);
+      const result = await this.exact(query, 0, n, { ...options, allow: gather });
       return { hits: result.hits, stats: { exhaustiveRows: 0, annRows: result.scored } };
     }
     const parts: AnnPart[] = rangeParts(this.segments, 0, n).map((p) => {
