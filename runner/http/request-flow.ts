@@ -148,7 +148,8 @@ export class RequestFlow {
       path: this.path,
       headers: flat,
       body: this.body,
-      timeoutMs: Math.max(1, this.deadline - performance.now()),
+      // Whole milliseconds: Node keeps one timer list per distinct duration, so 60000 is shared by every request.
+      timeoutMs: Math.max(1, Math.ceil(this.deadline - performance.now())),
       discardBody: this.params.responseType === 'none',
     };
     const debug = this.ctx.host.httpOptions.httpDebug;
