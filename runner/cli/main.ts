@@ -46,4 +46,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+process.exitCode = await main(argv);
+// A run or inspect has closed everything it started by now; should a stray handle still hold the event loop,
+// exit anyway instead of hanging (the emulator returns only when it shuts down, so it is not affected).
+if (argv[0] === 'run' || argv[0] === 'inspect') setTimeout(() => process.exit(), 3000).unref();
