@@ -77,6 +77,24 @@ describe('k6/http behaviour against a loopback server', () => {
     expect(after.value).toBeNull();
   });
 
+  it('noCookiesReset keeps the VU jar across iterations; params.jar uses another jar', async () => {
+    const local = await FakeVu.start(pool, 12, { noCookiesReset: true });
+    try {
+      local.send({ t: 'iterationStart' });
+      await local.run(`http.get('${server.url}/set-cookie?keep=1');`);
+      local.send({ t: 'iterationStart' });
+      const r = await local.run(`
+        const own = new http.CookieJar();
+        http.get('${server.url}/set-cookie?mine=2', { jar: own });
+        return [http.get('${server.url}/echo').json('headers.cookie'), own.cookiesForURL('${server.url}/'),
+                http.cookieJar().cookiesForURL('${server.url}/')];
+      `);
+      expect(r.value).toEqual(['keep=1', { mine: ['2'] }, { keep: ['1'] }]);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('res.cookies lists the cookies the response set', async () => {
     const r = await vu.run(`return http.get('${server.url}/set-cookie?sid=x').cookies;`);
     expect(r.value).toEqual({
