@@ -12,45 +12,27 @@
 // Kills happen in log order, so "killed after H" is a suffix of the kill list: an eventual reader takes the dead
 // bitset and revives that suffix.
 import { bitsetWords, clearBit, resizedCopy, setBit } from './bitset';
+import { ChunkedFloat64, ChunkedList } from './chunked';
 import type { RowBitset } from './vector/types';
 import type { DocId } from './wire/ids';
 import type { StoredValue } from './wire/values';
-
-class GrowableArray<T extends Float64Array | Int32Array> {
-  constructor(
-    public data: T,
-    private readonly make: (n: number) => T,
-    private readonly fill?: number,
-  ) {}
-  ensure(length: number): void {
-    if (length <= this.data.length) return;
-    const next = this.make(Math.max(length, Math.ceil(this.data.length * 1.5), 1024));
-    next.set(this.data);
-    if (this.fill !== undefined) next.fill(this.fill, this.data.length);
-    this.data = next;
-  }
-}
 
 export class DocStore {
   /** Rows appended so far (dead or alive). */
   rowCount = 0;
   /** Cumulative logical bytes of everything logged (rows, deletes). */
   headPos = 0;
-  readonly rowIds: DocId[] = [];
+  private readonly ids = new ChunkedList<DocId>();
   /** id -> its live row. */
   readonly liveRows = new Map<DocId, number>();
   /** Attribute values by row; a missing entry is null. */
   readonly attributes = new Map<string, StoredValue[]>();
-  private readonly endPos = new GrowableArray(new Float64Array(0), (n) => new Float64Array(n));
-  private readonly deadAtPos = new GrowableArray(
-    new Float64Array(0),
-    (n) => new Float64Array(n),
-    Number.POSITIVE_INFINITY,
-  );
+  private readonly endPos = new ChunkedFloat64();
+  private readonly deadAtPos = new ChunkedFloat64(Number.POSITIVE_INFINITY);
   /** Logical bytes of each row's whole document (for approx_logical_bytes). */
-  private readonly docBytes = new GrowableArray(new Float64Array(0), (n) => new Float64Array(n));
-  private readonly killRows = new GrowableArray(new Int32Array(0), (n) => new Int32Array(n));
-  private readonly killPos = new GrowableArray(new Float64Array(0), (n) => new Float64Array(n));
+  private readonly docBytes = new ChunkedFloat64();
+  private readonly killRows = new ChunkedFloat64();
+  private readonly killPos = new ChunkedFloat64();
   private kills = 0;
   /** Kills before this index happened at or before every position a reader can still ask for. */
   private killsTrimmed = 0;
@@ -63,12 +45,15 @@ export class DocStore {
   /** Appends a row version of `id` ending at log position `endPos`, killing the id's previous row there. */
   appendRow(id: DocId, endPos: number, bytes: number, values: ReadonlyMap<string, StoredValue>): number {
     const row = this.rowCount++;
-    this.endPos.ensure(this.rowCount);
-    this.deadAtPos.ensure(this.rowCount);
-    this.docBytes.ensure(this.rowCount);
-    this.endPos.data[row] = endPos;
-    this.docBytes.data[row] = bytes;
-    this.rowIds.push(id);
+    this.endPos.set(row, endPos);
+    this.docBytes.set(row, bytes);
+    this.deadAtPos.set(row, Number.POSITIVE_INFINITY);
+    this.ids.push(id);
+    // The vector engine expects dead sets to cover every row: grow ahead (readers keep the array they were given).
+    if (this.dead.length < bitsetWords(this.rowCount)) {
+      this.dead = resizedCopy(this.dead, Math.ceil(this.rowCount * 1.5) + 1024);
+      this.deadShared = false;
+    }
     for (const [name, value] of values) {
       let column = this.attributes.get(name);
       if (!column) {
@@ -103,22 +88,20 @@ export class DocStore {
   }
 
   private kill(row: number, pos: number): void {
-    this.deadAtPos.data[row] = pos;
-    if (this.deadShared || this.dead.length < bitsetWords(this.rowCount)) {
-      this.dead = resizedCopy(this.dead, Math.max(this.rowCount + 1024, Math.ceil(this.rowCount * 1.25)));
+    this.deadAtPos.set(row, pos);
+    if (this.deadShared) {
+      this.dead = this.dead.slice();
       this.deadShared = false;
     }
     setBit(this.dead, row);
     const k = this.kills++;
-    this.killRows.ensure(this.kills);
-    this.killPos.ensure(this.kills);
-    this.killRows.data[k] = row;
-    this.killPos.data[k] = pos;
+    this.killRows.set(k, row);
+    this.killPos.set(k, pos);
   }
 
   /** A RowSource over this store (filters read it). */
   readonly source = {
-    id: (row: number): DocId => this.rowIds[row],
+    id: (row: number): DocId => this.ids.get(row),
     value: (attr: string, row: number): StoredValue => this.value(attr, row),
     column: (attr: string): readonly StoredValue[] | undefined => this.attributes.get(attr),
   };
@@ -129,30 +112,33 @@ export class DocStore {
     return value === undefined ? null : value;
   }
 
+  idOf(row: number): DocId {
+    return this.ids.get(row);
+  }
+
   endPosOf(row: number): number {
-    return this.endPos.data[row];
+    return this.endPos.get(row);
   }
 
   deadAt(row: number): number {
-    return this.deadAtPos.data[row];
+    return this.deadAtPos.get(row);
   }
 
   isLive(row: number): boolean {
-    return this.deadAtPos.data[row] === Number.POSITIVE_INFINITY;
+    return this.deadAtPos.get(row) === Number.POSITIVE_INFINITY;
   }
 
   docBytesOf(row: number): number {
-    return this.docBytes.data[row];
+    return this.docBytes.get(row);
   }
 
   /** Rows whose write ends at or before `pos` (binary search; endPos grows with the row number). */
   rowsUpTo(pos: number): number {
     let lo = 0;
     let hi = this.rowCount;
-    const ends = this.endPos.data;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (ends[mid] <= pos) lo = mid + 1;
+      if (this.endPos.get(mid) <= pos) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -168,21 +154,20 @@ export class DocStore {
     // Kills after pos are a suffix of the kill list (kills are logged in order).
     let lo = this.killsTrimmed;
     let hi = this.kills;
-    const positions = this.killPos.data;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (positions[mid] <= pos) lo = mid + 1;
+      if (this.killPos.get(mid) <= pos) lo = mid + 1;
       else hi = mid;
     }
     if (lo === this.kills) return this.dead;
     const copy = this.dead.slice();
-    for (let k = lo; k < this.kills; k++) clearBit(copy, this.killRows.data[k]);
+    for (let k = lo; k < this.kills; k++) clearBit(copy, this.killRows.get(k));
     return copy;
   }
 
   /** Readers never ask about positions before `pos` again (the index cursor passed it): forget older kills. */
   trimKillsBefore(pos: number): void {
-    while (this.killsTrimmed < this.kills && this.killPos.data[this.killsTrimmed] <= pos) this.killsTrimmed++;
+    while (this.killsTrimmed < this.kills && this.killPos.get(this.killsTrimmed) <= pos) this.killsTrimmed++;
   }
 
   /** Live documents right now. */

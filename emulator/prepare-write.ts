@@ -234,7 +234,7 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
         rowsRemaining = true;
         break;
       }
-      filterDeletes.push(store.rowIds[row]);
+      filterDeletes.push(store.idOf(row));
     }
   }
   const deletedByFilter = new Set(filterDeletes);
@@ -247,7 +247,7 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
     );
     const matched: DocId[] = [];
     for (const row of store.liveRows.values()) {
-      const id = store.rowIds[row];
+      const id = store.idOf(row);
       if (deletedByFilter.has(id) || !predicate(row)) continue;
       if (matched.length === MAX_PATCH_BY_FILTER) {
         if (!req.patchByFilterAllowPartial)

@@ -14,7 +14,7 @@ function accumulate(ns: Namespace, specs: readonly AggregateSpec[], totals: numb
       totals[i]++;
       continue;
     }
-    const v = spec.attr === 'id' ? ns.store.rowIds[row] : ns.store.value(spec.attr, row);
+    const v = spec.attr === 'id' ? ns.store.idOf(row) : ns.store.value(spec.attr, row);
     if (v === null) continue;
     if (spec.fn === 'Count') totals[i]++;
     else if (typeof v === 'number') totals[i] += v;
@@ -69,7 +69,7 @@ export function aggregateGroups(
   const groups = new Map<string, { key: StoredValue[]; totals: number[] }>();
   for (let row = 0; row < view.rows; row++) {
     if (hasBit(view.dead, row) || (allow && !hasBit(allow, row))) continue;
-    const key = groupBy.map((g) => (g.attr === 'id' ? ns.store.rowIds[row] : ns.store.value(g.attr, row)));
+    const key = groupBy.map((g) => (g.attr === 'id' ? ns.store.idOf(row) : ns.store.value(g.attr, row)));
     const id = JSON.stringify(key);
     let group = groups.get(id);
     if (!group) {

@@ -22,7 +22,7 @@ export function projectRow(
   encoding: 'float' | 'base64',
   dist?: number,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: ns.store.rowIds[row] };
+  const out: Record<string, unknown> = { id: ns.store.idOf(row) };
   if (dist !== undefined) out.$dist = dist;
   for (const name of attributes) {
     const slot = ns.vectors.get(name);

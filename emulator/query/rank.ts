@@ -75,7 +75,7 @@ export function rowComparator(ns: Namespace, keys: readonly Key[]): (a: number, 
       const c = compareValues(read[i](a), read[i](b));
       if (c !== 0) return keys[i].desc ? -c : c;
     }
-    return compareIds(store.rowIds[a], store.rowIds[b]);
+    return compareIds(store.idOf(a), store.idOf(b));
   };
 }
 
@@ -138,7 +138,7 @@ export function topRowsPer(
   const out: number[] = [];
   for (const row of rows) {
     const key = JSON.stringify(
-      perAttrs.map((a) => (a === 'id' ? ns.store.rowIds[row] : ns.store.value(a, row))),
+      perAttrs.map((a) => (a === 'id' ? ns.store.idOf(row) : ns.store.value(a, row))),
     );
     const n = counts.get(key) ?? 0;
     if (n >= perLimit) continue;

@@ -17,7 +17,7 @@ export async function copyDocuments(source: Namespace, dest: Namespace): Promise
   const schema = source.schema.describeForMetadata();
   for (let at = 0; at < rows.length || at === 0; at += COPY_BATCH) {
     const batch = rows.slice(at, at + COPY_BATCH);
-    const columns: Record<string, unknown[]> = { id: batch.map((r) => source.store.rowIds[r]) };
+    const columns: Record<string, unknown[]> = { id: batch.map((r) => source.store.idOf(r)) };
     for (const name of source.schema.attributes.keys()) {
       const slot = source.vectors.get(name);
       columns[name] = batch.map((r) => {
