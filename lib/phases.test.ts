@@ -9,6 +9,7 @@ import {
   type Schedule,
   scenarioDurationMs,
   slotAt,
+  startRange,
   writerAction,
 } from './phases';
 
@@ -62,7 +63,12 @@ describe('slotAt', () => {
 
   it('waits for the below-limit gate once the idle cells are over', () => {
     const state = run([], t0 + 12000);
-    expect(state).toMatchObject({ phase: 1, waitStart: t0 + 12000, start: null, starts: [t0] });
+    expect(state).toMatchObject({
+      phase: 1,
+      waitStart: t0 + 12000,
+      start: null,
+      starts: [{ lo: t0, hi: t0 }],
+    });
     expect(slotAt(state, t0 + 12000, sched)).toEqual({
       phase: 'indexing_below_limit',
       stage: 'waiting',
@@ -81,11 +87,56 @@ describe('advance', () => {
       ],
       t0 + 13_300,
     );
-    expect(state.start).toBe(t0 + 14_000);
+    expect(state.start).toEqual({ lo: t0 + 14_000, hi: t0 + 14_000 });
     expect(slotAt(state, t0 + 13_900, sched).stage).toBe('waiting');
     expect(slotAt(state, t0 + 14_000, sched)).toMatchObject({
       phase: 'indexing_below_limit',
       stage: 'warmup',
+    });
+  });
+
+  it('is exact when the previous reading failed in the tick before; a range when it saw no opening', () => {
+    // Saw 0.5 MiB in tick +12, 2 MiB in tick +13: exact start at +14.
+    expect(startRange(t0 + 13_300, t0 + 12_400, t0 + 12_000)).toEqual({ lo: t0 + 14_000, hi: t0 + 14_000 });
+    // Last failure in tick +12, first pass in tick +16: the gate opened in one of the ticks +13..+16.
+    expect(startRange(t0 + 16_300, t0 + 12_400, t0 + 12_000)).toEqual({ lo: t0 + 14_000, hi: t0 + 17_000 });
+    // No reading since the wait began at +12 s: it may have opened in tick +12 already.
+    expect(startRange(t0 + 16_300, null, t0 + 12_000)).toEqual({ lo: t0 + 13_000, hi: t0 + 17_000 });
+  });
+
+  it('tags only the part of a cell every possible start agrees on, for a VU that joined late', () => {
+    // A VU whose first reading (at +16.3 s) already passed the below gate: start in [+13 s, +17 s].
+    const state = run([[t0 + 16_300, 2 * MiB]], t0 + 16_300);
+    expect(state.start).toEqual({ lo: t0 + 13_000, hi: t0 + 17_000 });
+    // Strong window: [hi + W, lo + C) = [+18 s, +19 s) instead of [+14, +19) for an exact VU.
+    expect(slotAt(state, t0 + 17_500, sched)).toMatchObject({ stage: 'warmup', consistency: 'strong' });
+    expect(slotAt(state, t0 + 18_000, sched)).toEqual({
+      phase: 'indexing_below_limit',
+      stage: 'measuring',
+      consistency: 'strong',
+      window: { start: t0 + 18_000, end: t0 + 19_000 },
+    });
+    expect(slotAt(state, t0 + 19_500, sched).stage).toBe('warmup');
+    // Eventual window: [+24 s, +25 s); after lo + 2C = +25 s it is transition until hi + 2C = +29 s.
+    expect(slotAt(state, t0 + 24_500, sched)).toMatchObject({ stage: 'measuring', consistency: 'eventual' });
+    expect(phaseTag(slotAt(advance(state, t0 + 26_000, undefined, sched, gates), t0 + 26_000, sched))).toBe(
+      'transition',
+    );
+    // Then the above-limit wait begins at lo + 2C.
+    expect(advance(state, t0 + 29_000, undefined, sched, gates)).toMatchObject({
+      phase: 2,
+      waitStart: t0 + 25_000,
+    });
+  });
+
+  it('measures nothing when the range is wider than a cell', () => {
+    const state = run([[t0 + 30_300, 2 * MiB]], t0 + 30_300);
+    expect(state.start).toEqual({ lo: t0 + 13_000, hi: t0 + 31_000 });
+    expect(slotAt(state, t0 + 33_000, sched)).toEqual({
+      phase: 'indexing_below_limit',
+      stage: 'warmup',
+      consistency: 'strong',
+      window: null,
     });
   });
 
@@ -99,11 +150,16 @@ describe('advance', () => {
     const state = run(
       [
         [t0 + 12_100, 2 * MiB], // below starts at +13 s, ends at +25 s
+        [t0 + 25_300, 3 * MiB], // the above-limit wait began at +25 s; still below GT_START
         [t0 + 26_200, 9 * MiB], // above starts at +27 s, ends at +39 s
       ],
       t0 + 39_000,
     );
-    expect(state.starts).toEqual([t0, t0 + 13_000, t0 + 27_000]);
+    expect(state.starts).toEqual([
+      { lo: t0, hi: t0 },
+      { lo: t0 + 13_000, hi: t0 + 13_000 },
+      { lo: t0 + 27_000, hi: t0 + 27_000 },
+    ]);
     expect(slotAt(state, t0 + 39_000, sched)).toEqual({
       phase: null,
       stage: 'done',
@@ -114,10 +170,15 @@ describe('advance', () => {
 
   it('gives a phase up after PHASE_TIMEOUT and waits for the next one', () => {
     const state = run([[t0 + 20_000, 9 * MiB]], t0 + 12_000 + 20_000);
-    expect(state).toMatchObject({ phase: 2, waitStart: t0 + 32_000, start: null, starts: [t0, null] });
+    expect(state).toMatchObject({
+      phase: 2,
+      waitStart: t0 + 32_000,
+      start: null,
+      starts: [{ lo: t0, hi: t0 }, null],
+    });
     // The 9 MiB reading came before the above-limit wait began, so it does not count either.
     const later = advance(state, t0 + 32_500, { time: t0 + 32_500, unindexedBytes: 9 * MiB }, sched, gates);
-    expect(later.start).toBe(t0 + 33_000);
+    expect(later.start).toEqual({ lo: t0 + 33_000, hi: t0 + 33_000 });
   });
 
   it('ends within the duration bound even when every gate times out', () => {
@@ -132,7 +193,8 @@ describe('writerAction', () => {
   const at = (phase: number, start: number | null): MachineState => ({
     phase,
     waitStart: t0,
-    start,
+    lastFail: null,
+    start: start === null ? null : { lo: start, hi: start },
     starts: [],
   });
 

@@ -7,7 +7,10 @@
 //
 // idle starts at t0 (from setup data, so every VU agrees exactly). Each later phase starts at the first whole
 // second (wall-clock grid) after a reading, taken once its wait began, where its backlog gate held; VUs poll
-// metadata on that grid, so they see nearly the same readings and agree on the start to within a tick.
+// metadata on that grid, so VUs that saw the gate open agree on the start to within a tick.
+// A VU that did not see the gate open (it joined late, or ran no iteration around that moment) only knows the start
+// lies in [lo, hi]: it counts a sample in a cell only where every possible start agrees (the intersection of the
+// measured windows) and tags the rest `transition`, so late VUs never put samples into the wrong cell.
 // A phase whose gate does not hold within T (PHASE_TIMEOUT_S) is given up: its cells are not measured.
 
 export type PhaseName = 'idle' | 'indexing_below_limit' | 'indexing_above_limit';
@@ -40,15 +43,23 @@ export interface Reading {
   unindexedBytes: number;
 }
 
+/** When a phase's cells start: exactly (lo == hi) or somewhere in [lo, hi] (grid ticks, epoch ms). */
+export interface StartRange {
+  lo: number;
+  hi: number;
+}
+
 export interface MachineState {
   /** Index into PHASES of the phase being waited for or measured; PHASES.length when done. */
   phase: number;
   /** When the wait for this phase's gate began (epoch ms). */
   waitStart: number;
-  /** Start of this phase's cells (a grid tick), or null while its gate has not held. */
-  start: number | null;
+  /** Time of this VU's last reading, in this wait, where the gate did not hold (null: none yet). */
+  lastFail: number | null;
+  /** Start of this phase's cells, or null while its gate has not held. */
+  start: StartRange | null;
   /** Cell starts of the phases already passed; null for a phase that was given up. */
-  starts: (number | null)[];
+  starts: (StartRange | null)[];
 }
 
 export interface Slot {
@@ -76,7 +87,17 @@ export function nextTick(time: number): number {
 }
 
 export function initialState(t0: number): MachineState {
-  return { phase: 0, waitStart: t0, start: t0, starts: [] };
+  return { phase: 0, waitStart: t0, lastFail: null, start: { lo: t0, hi: t0 }, starts: [] };
+}
+
+/**
+ * The start range implied by the first passing reading at `passTime`: exact when this VU's previous reading failed
+ * in the tick just before; otherwise the gate may have opened in any tick after that failure (or after waitStart).
+ */
+export function startRange(passTime: number, lastFail: number | null, waitStart: number): StartRange {
+  const failTick = lastFail === null ? Math.floor((waitStart - 1) / TICK_MS) : Math.floor(lastFail / TICK_MS);
+  const hi = nextTick(passTime);
+  return { lo: Math.min(hi, (failTick + 2) * TICK_MS), hi };
 }
 
 export function gateHolds(phase: PhaseName, bytes: number, g: Gates): boolean {
@@ -93,41 +114,49 @@ export function advance(
   s: Schedule,
   g: Gates,
 ): MachineState {
-  let { phase, waitStart, start } = state;
+  let { phase, waitStart, lastFail, start } = state;
   const starts = [...state.starts];
   const cells = 2 * cellLengthMs(s);
   while (phase < PHASES.length) {
     if (start === null) {
-      if (reading && reading.time >= waitStart && gateHolds(PHASES[phase], reading.unindexedBytes, g)) {
-        start = nextTick(reading.time);
-        continue;
+      if (reading && reading.time >= waitStart) {
+        if (gateHolds(PHASES[phase], reading.unindexedBytes, g)) {
+          start = startRange(reading.time, lastFail, waitStart);
+          continue;
+        }
+        lastFail = Math.max(lastFail ?? 0, reading.time);
       }
       if (now < waitStart + s.phaseTimeoutMs) break;
       starts.push(null);
       waitStart += s.phaseTimeoutMs;
     } else {
-      if (now < start + cells) break;
+      // The next wait may begin at the earliest possible end: its gate tells the phases apart anyway (the writer
+      // keeps the backlog out of the next gate until the current cells are over).
+      if (now < start.hi + cells) break;
       starts.push(start);
-      waitStart = start + cells;
+      waitStart = start.lo + cells;
       start = null;
     }
+    lastFail = null;
     phase++;
   }
-  return { phase, waitStart, start, starts };
+  return { phase, waitStart, lastFail, start, starts };
 }
 
 export function slotAt(state: MachineState, now: number, s: Schedule): Slot {
   if (state.phase >= PHASES.length) return { phase: null, stage: 'done', consistency: null, window: null };
   const phase = PHASES[state.phase];
-  if (state.start === null || now < state.start)
-    return { phase, stage: 'waiting', consistency: null, window: null };
+  const start = state.start;
+  if (start === null || now < start.hi) return { phase, stage: 'waiting', consistency: null, window: null };
   const cell = cellLengthMs(s);
-  const index = now - state.start < cell ? 0 : 1;
-  const cellStart = state.start + index * cell;
-  const window = { start: cellStart + s.warmupMs, end: cellStart + cell };
+  const index = now - start.hi < cell ? 0 : 1;
+  // Measured only where every possible start agrees: [hi + W, lo + C) for strong, shifted by C for eventual.
+  const window = { start: start.hi + index * cell + s.warmupMs, end: start.lo + (index + 1) * cell };
+  if (window.end <= window.start)
+    return { phase, stage: 'warmup', consistency: CONSISTENCIES[index], window: null };
   return {
     phase,
-    stage: now < window.start ? 'warmup' : 'measuring',
+    stage: now >= window.start && now < window.end ? 'measuring' : 'warmup',
     consistency: CONSISTENCIES[index],
     window,
   };

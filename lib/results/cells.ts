@@ -27,7 +27,7 @@ export interface Cell {
   error_rate: number;
   /** Failed queries by status: "429", "4xx" (other client errors), "5xx", "0" (no response). Zero counts omitted. */
   errors_by_status: Record<string, number>;
-  /** Requests started per second of the measured window. */
+  /** Requests per second of the measured window (the writer's window, else QUERY_DURATION_S). */
   qps: number;
   /** Client-side duration (k6 http_req_duration) of the successful queries. */
   client_ms: { p50: Ms; p95: Ms; p99: Ms };
@@ -81,6 +81,9 @@ function buildCell(data: SummaryData, phase: PhaseName, consistency: Consistency
   // A gauge the writer never set reads 0 (or is absent): report it as missing, not as a zero backlog.
   const recorded = (e: Edge) => (value(k.time(e), 'value') ?? 0) > 0;
   const gauge = (key: string, e: Edge) => (recorded(e) ? value(key, 'value') : null);
+  // The writer's measured window (narrower than QUERY_DURATION_S when its phase start was only known to a range).
+  const windowMs = (value(k.windowEnd, 'value') ?? 0) - (value(k.windowStart, 'value') ?? 0);
+  const windowS = windowMs > 0 && (value(k.windowStart, 'value') ?? 0) > 0 ? windowMs / 1000 : durationS;
   const iso = (key: string) => {
     const ms = value(key, 'value');
     return ms ? new Date(ms).toISOString() : null;
@@ -92,7 +95,7 @@ function buildCell(data: SummaryData, phase: PhaseName, consistency: Consistency
     errors,
     error_rate: requests > 0 ? errors / requests : 0,
     errors_by_status: errorsByStatus,
-    qps: requests / durationS,
+    qps: requests / windowS,
     client_ms: {
       p50: trend(k.clientOk, 'p(50)'),
       p95: trend(k.clientOk, 'p(95)'),
