@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { mapFailure, RequestTimeoutError } from './error-codes';
-import { expectSocketFor, type SocketListener, socketFacts } from './socket-timings';
+import { expectSocketFor, type SocketListener, socketFacts, takeSocketBytes } from './socket-timings';
 import type { ReplyMessage, RequestMessage } from './wire';
 
 const EPOCH_OFFSET = performance.timeOrigin;
@@ -20,8 +20,6 @@ export class Exchange implements LegacyHandler, SocketListener {
   private sentAt = 0;
   private firstByteAt = 0;
   private socket: Socket | undefined;
-  private bytesWrittenBase = 0;
-  private bytesReadBase = 0;
   private connecting = 0;
   private tlsHandshaking = 0;
   private abortFn: ((err?: Error) => void) | undefined;
@@ -62,16 +60,11 @@ export class Exchange implements LegacyHandler, SocketListener {
 
   onSocket(socket: Socket): void {
     this.socket = socket;
-    this.bytesWrittenBase = socket.bytesWritten;
-    this.bytesReadBase = socket.bytesRead;
     const facts = socketFacts(socket);
     if (facts && !facts.claimed) {
       facts.claimed = true;
       this.connecting = facts.tcpEnd - facts.connectStart;
       this.tlsHandshaking = facts.tls ? facts.readyEnd - facts.tcpEnd : 0;
-      // The connect phase wrote (TLS handshake) bytes before this request: count them on this exchange.
-      this.bytesWrittenBase = 0;
-      this.bytesReadBase = 0;
     }
   }
 
@@ -147,6 +140,7 @@ export class Exchange implements LegacyHandler, SocketListener {
     const tls = socket && (socket as TLSSocket).encrypted ? (socket as TLSSocket) : undefined;
     const protocol = tls?.getProtocol?.() ?? '';
     const cipher = tls?.getCipher?.();
+    const bytes = takeSocketBytes(socket);
     this.done({
       t: 'res',
       id: this.request.id,
@@ -169,8 +163,8 @@ export class Exchange implements LegacyHandler, SocketListener {
       remotePort: socket?.remotePort ?? 0,
       tlsVersion: tlsVersionName(protocol),
       tlsCipherSuite: cipher?.standardName ?? '',
-      sentBytes: socket ? socket.bytesWritten - this.bytesWrittenBase : 0,
-      receivedBytes: socket ? socket.bytesRead - this.bytesReadBase : 0,
+      sentBytes: bytes.sentBytes,
+      receivedBytes: bytes.receivedBytes,
       error: err ? mapFailure(err) : null,
       requestBody: null,
     });

@@ -14,6 +14,9 @@ export interface SocketFacts {
   tls: boolean;
   /** Becomes true once a request has been attributed the connect/TLS phases (later requests reuse it: 0 ms). */
   claimed: boolean;
+  /** Socket byte counters already attributed to finished exchanges. */
+  countedWritten: number;
+  countedRead: number;
 }
 
 const facts = new WeakMap<Socket, SocketFacts>();
@@ -32,6 +35,8 @@ export function timedConnector(options: buildConnector.BuildOptions): buildConne
       readyEnd: 0,
       tls: opts.protocol === 'https:',
       claimed: false,
+      countedWritten: 0,
+      countedRead: 0,
     };
     // undici's connector returns the socket it creates, although its type says void.
     const socket = base(opts, (err, sock) => {
@@ -47,6 +52,21 @@ export function timedConnector(options: buildConnector.BuildOptions): buildConne
     facts.set(socket, record);
     return socket;
   };
+}
+
+/**
+ * The bytes a finishing exchange accounts for: everything the socket moved since the previous exchange finished
+ * (so connect and TLS bytes land on the first request, and concurrent HTTP/2 streams never count a byte twice).
+ */
+export function takeSocketBytes(socket: Socket | undefined): { sentBytes: number; receivedBytes: number } {
+  const record = socket ? facts.get(socket) : undefined;
+  if (!socket || !record) return { sentBytes: 0, receivedBytes: 0 };
+  const written = socket.bytesWritten;
+  const read = socket.bytesRead;
+  const out = { sentBytes: written - record.countedWritten, receivedBytes: read - record.countedRead };
+  record.countedWritten = written;
+  record.countedRead = read;
+  return out;
 }
 
 /** Receives the socket a request is being written to. */

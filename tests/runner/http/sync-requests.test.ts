@@ -96,6 +96,25 @@ describe('k6/http sync requests through the I/O worker', () => {
     }
   });
 
+  it('data_sent and data_received add up to exactly the bytes on the wire', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    const own = await startLoopbackServer();
+    own.server.on('connection', (socket) => sockets.push(socket));
+    const local = await FakeVu.start(pool, 2);
+    try {
+      const r = await local.run(`
+        http.get('${own.url}/echo');
+        http.post('${own.url}/echo', 'x'.repeat(5000));
+        http.get('${own.url}/bytes/100000');
+      `);
+      expect(sockets).toHaveLength(1);
+      expect(r.data).toEqual({ sent: sockets[0].bytesRead, received: sockets[0].bytesWritten });
+    } finally {
+      await local.close();
+      await own.close();
+    }
+  });
+
   it('a new connection has connecting time, a reused one has none', async () => {
     const r = await vu.run(`
       const a = http.get('${server.url}/', { tags: { n: 'a' } });
