@@ -28,6 +28,7 @@ import type { Options } from './options/consolidate';
 import { createOutput } from './outputs/index';
 import type { Output } from './outputs/output';
 import { ProgressDisplay } from './outputs/progress';
+import { breakdownSections } from './summary/breakdown';
 import { buildSummaryData } from './summary/data';
 import { renderSummaryExport } from './summary/export';
 import { renderTextSummary } from './summary/text';
@@ -79,7 +80,7 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
   } catch (error) {
     throw new BenchError((error as Error).message, 104);
   }
-  const aggregator = new Aggregator(plan.registry, outputs);
+  const aggregator = new Aggregator(plan.registry, outputs, input.summaryMode === 'full');
 
   if (!input.quiet) {
     const lines = [
@@ -349,6 +350,10 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
         ]),
       );
       const text = renderTextSummary(data, {
+        sections:
+          input.summaryMode === 'full'
+            ? breakdownSections(aggregator, plan.trendStats, testRunDurationMs)
+            : [],
         thresholdValues,
         enableColors: Boolean(input.stdout.isTTY) && !input.noColor,
         mode: input.summaryMode,

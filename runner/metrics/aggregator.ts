@@ -4,7 +4,7 @@ import type { SampleInput } from '../modules/module-host';
 import type { Metric, MetricRegistry } from './registry';
 import { matches } from './registry';
 import type { SampleBatch } from './sample-batch';
-import type { AnySink } from './sinks';
+import { type AnySink, createSink } from './sinks';
 
 /** One tag set as outputs see it; `cache` lets an output keep its own rendering of the tags (e.g. JSON text). */
 export interface Series {
@@ -47,9 +47,21 @@ export class Aggregator {
   private readonly groupMetric: Metric;
   samples = 0;
 
+  /**
+   * Per-group and per-scenario copies of every metric (only for `--summary-mode full`, which shows them):
+   * key "group" or "scenario" -> value -> metric -> sink.
+   */
+  readonly breakdown = {
+    group: new Map<string, Map<Metric, AnySink>>(),
+    scenario: new Map<string, Map<Metric, AnySink>>(),
+  };
+  /** scenario -> check name -> counts (full mode). */
+  readonly checksByScenario = new Map<string, Map<string, CheckCount>>();
+
   constructor(
     private readonly registry: MetricRegistry,
     private readonly outputs: SampleOutput[],
+    private readonly withBreakdown = false,
   ) {
     this.checksMetric = registry.resolve('checks');
     this.groupMetric = registry.resolve('group_duration');
@@ -121,7 +133,26 @@ export class Aggregator {
   private sinksFor(metric: Metric, series: Series): AnySink[] {
     const sinks: AnySink[] = [metric.sink];
     for (const sub of metric.submetrics) if (matches(sub.tags, series.tags)) sinks.push(sub.sink);
+    if (this.withBreakdown) {
+      const { group, scenario } = series.tags;
+      if (group) sinks.push(this.breakdownSink('group', group, metric));
+      if (scenario) sinks.push(this.breakdownSink('scenario', scenario, metric));
+    }
     return sinks;
+  }
+
+  private breakdownSink(kind: 'group' | 'scenario', key: string, metric: Metric): AnySink {
+    let byMetric = this.breakdown[kind].get(key);
+    if (!byMetric) {
+      byMetric = new Map();
+      this.breakdown[kind].set(key, byMetric);
+    }
+    let sink = byMetric.get(metric);
+    if (!sink) {
+      sink = createSink(metric.type);
+      byMetric.set(metric, sink);
+    }
+    return sink;
   }
 
   private record(
@@ -153,6 +184,17 @@ export class Aggregator {
   }
 
   private countCheck(tags: Record<string, string>, value: number): void {
+    if (this.withBreakdown && tags.scenario) {
+      let byName = this.checksByScenario.get(tags.scenario);
+      if (!byName) {
+        byName = new Map();
+        this.checksByScenario.set(tags.scenario, byName);
+      }
+      const c = byName.get(tags.check ?? '') ?? { name: tags.check ?? '', passes: 0, fails: 0 };
+      byName.set(c.name, c);
+      if (value !== 0) c.passes++;
+      else c.fails++;
+    }
     const group = tags.group ?? '';
     this.seeGroup(group);
     let byName = this.checks.get(group);

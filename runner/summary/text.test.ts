@@ -71,7 +71,25 @@ describe('renderTextSummary', () => {
     expect(lines.some((l) => /^ {4}vus\.+: 1 +min=1 +max=2$/.test(l))).toBe(true);
   });
 
-  it('shows the timing breakdown in full mode', () => {
-    expect(renderTextSummary(data, { mode: 'full' })).toContain('http_req_blocked');
+  it('shows the timing breakdown and the group/scenario sections in full mode', () => {
+    const full = renderTextSummary(data, {
+      mode: 'full',
+      sections: [
+        {
+          title: 'SCENARIO: writers',
+          metrics: { iterations: { type: 'counter', contains: 'default', values: { count: 6, rate: 3 } } },
+          checks: [{ name: 'ok', path: '::ok', id: 'i', passes: 1, fails: 0 }],
+        },
+      ],
+    });
+    expect(full).toContain('http_req_blocked');
+    const lines = full.split('\n');
+    const at = lines.indexOf('  █ SCENARIO: writers');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1).find((l) => l.startsWith('    iterations'))).toMatch(/: 6 +3\/s$/);
+    expect(lines.slice(at + 1)).toContain('    ✓ ok');
+    expect(
+      renderTextSummary(data, { sections: [{ title: 'SCENARIO: x', metrics: {}, checks: [] }] }),
+    ).not.toContain('SCENARIO');
   });
 });

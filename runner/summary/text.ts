@@ -25,6 +25,8 @@ function category(name: string): string {
 }
 
 export interface TextOptions {
+  /** full mode: `GROUP: name` and `SCENARIO: name` sections after the totals. */
+  sections?: Array<{ title: string; metrics: Record<string, SummaryMetric>; checks: SummaryGroup['checks'] }>;
   /** Threshold key -> expression source -> the value it was last evaluated on (aggregations beyond trend stats). */
   thresholdValues?: Record<string, Record<string, number>>;
   indent?: string;
@@ -86,47 +88,33 @@ function allChecks(g: SummaryGroup): SummaryGroup['checks'] {
   return [...g.checks, ...g.groups.flatMap(allChecks)];
 }
 
-export function renderTextSummary(data: SummaryData, options: TextOptions = {}): string {
-  const p = painter(options.enableColors ?? false);
-  const base = options.indent ?? ' ';
-  const pad = `${base} `;
-  const timeUnit = data.options.summaryTimeUnit;
-  const stats = data.options.summaryTrendStats;
-  const compact = (options.mode ?? 'compact') === 'compact';
-  const entries = Object.entries(data.metrics);
+interface BlockContext {
+  pad: string;
+  p: Paint;
+  timeUnit: string;
+  stats: readonly string[];
+  compact: boolean;
+  seconds: number;
+}
+
+/** Checks summary, check marks and metric lines by category, for the whole run or one group/scenario. */
+function resultBlock(
+  metrics: Record<string, SummaryMetric>,
+  checks: SummaryGroup['checks'],
+  ctx: BlockContext,
+): string[] {
+  const { pad, p, timeUnit, stats, compact } = ctx;
+  const entries = Object.entries(metrics);
   const lines: string[] = [];
-
-  const withThresholds = entries.filter(([, m]) => m.thresholds);
-  if (withThresholds.length > 0) {
-    lines.push(`${pad}█ THRESHOLDS`, '');
-    for (const [key, m] of withThresholds.sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`${pad}  ${key}`);
-      for (const [source, { ok }] of Object.entries(m.thresholds ?? {})) {
-        const agg = source.split(/<=|<|>=|>|===|==|!=/)[0].trim();
-        const value = options.thresholdValues?.[key]?.[source] ?? m.values[agg];
-        const shown =
-          value === undefined
-            ? ''
-            : ` ${agg}=${m.type === 'rate' ? formatPercent(value) : formatValue(value, m.contains, timeUnit)}`;
-        lines.push(`${pad}  ${ok ? p.green('✓') : p.red('✗')} '${source}'${shown}`);
-      }
-      lines.push('');
-    }
-    lines.push('');
-  }
-
-  lines.push(`${pad}█ TOTAL RESULTS`, '');
-  const checks = allChecks(data.root_group);
   const rows: Array<{ section: string; name: string; values: string[] }> = [];
   if (checks.length > 0) {
     const passes = checks.reduce((s, c) => s + c.passes, 0);
     const fails = checks.reduce((s, c) => s + c.fails, 0);
     const total = passes + fails;
-    const seconds = data.state.testRunDurationMs / 1000;
     rows.push({
       section: 'CHECKS',
       name: 'checks_total',
-      values: [String(total), `${formatNumber(seconds > 0 ? total / seconds : 0)}/s`],
+      values: [String(total), `${formatNumber(ctx.seconds > 0 ? total / ctx.seconds : 0)}/s`],
     });
     rows.push({
       section: 'CHECKS',
@@ -175,6 +163,54 @@ export function renderTextSummary(data: SummaryData, options: TextOptions = {}):
     lines.push('');
     if (section === 'CHECKS') {
       lines.push(...checkLines(checks, `${pad}  `, p), '');
+    }
+  }
+  return lines;
+}
+
+export function renderTextSummary(data: SummaryData, options: TextOptions = {}): string {
+  const p = painter(options.enableColors ?? false);
+  const base = options.indent ?? ' ';
+  const pad = `${base} `;
+  const timeUnit = data.options.summaryTimeUnit;
+  const stats = data.options.summaryTrendStats;
+  const compact = (options.mode ?? 'compact') === 'compact';
+  const entries = Object.entries(data.metrics);
+  const lines: string[] = [];
+
+  const withThresholds = entries.filter(([, m]) => m.thresholds);
+  if (withThresholds.length > 0) {
+    lines.push(`${pad}█ THRESHOLDS`, '');
+    for (const [key, m] of withThresholds.sort(([a], [b]) => a.localeCompare(b))) {
+      lines.push(`${pad}  ${key}`);
+      for (const [source, { ok }] of Object.entries(m.thresholds ?? {})) {
+        const agg = source.split(/<=|<|>=|>|===|==|!=/)[0].trim();
+        const value = options.thresholdValues?.[key]?.[source] ?? m.values[agg];
+        const shown =
+          value === undefined
+            ? ''
+            : ` ${agg}=${m.type === 'rate' ? formatPercent(value) : formatValue(value, m.contains, timeUnit)}`;
+        lines.push(`${pad}  ${ok ? p.green('✓') : p.red('✗')} '${source}'${shown}`);
+      }
+      lines.push('');
+    }
+    lines.push('');
+  }
+
+  lines.push(`${pad}█ TOTAL RESULTS`, '');
+  const ctx: BlockContext = {
+    pad,
+    p,
+    timeUnit,
+    stats,
+    compact,
+    seconds: data.state.testRunDurationMs / 1000,
+  };
+  lines.push(...resultBlock(data.metrics, allChecks(data.root_group), ctx));
+  if (!compact) {
+    for (const section of options.sections ?? []) {
+      lines.push('', `${pad}█ ${section.title}`, '');
+      lines.push(...resultBlock(section.metrics, section.checks, ctx));
     }
   }
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;
