@@ -1,6 +1,6 @@
 // k6's CookieJar (http.cookieJar(), new http.CookieJar(), params.jar) over tough-cookie's RFC 6265 jar, plus the
 // Set-Cookie parsing behind res.cookies. tough-cookie is loaded on first use: most load tests never see a cookie
-// and each VU thread would otherwise pay its ~20 ms load and public-suffix tables.
+// and each VU thread would otherwise pay for loading it and its public-suffix tables.
 import { createRequire } from 'node:module';
 import type * as Tough from 'tough-cookie';
 import type { ResponseCookie } from './response';

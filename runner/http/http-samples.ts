@@ -58,7 +58,7 @@ export interface TagContext {
 
 /** run/scenario/group tags < params.tags < request system tags; a user `name` wins and then also sets `url`. */
 export function exchangeTags(facts: ExchangeFacts, ctx: TagContext): Record<string, string> {
-  // Copied key by key: object spread followed by added keys is ~40x slower in V8 on this hot path.
+  // Copied key by key: object spread followed by added keys is far slower in V8 on this hot path.
   const tags: Record<string, string> = {};
   for (const key in ctx.vuTags) tags[key] = ctx.vuTags[key];
   for (const key in ctx.userTags) tags[key] = ctx.userTags[key];
