@@ -11,6 +11,10 @@ import { isMainThread, type MessagePort, parentPort, Worker, workerData } from '
 import * as esbuild from 'esbuild';
 import { Pool } from 'undici';
 import { HttpIoPool } from '../runner/http/io-pool';
+import type { RequestFlow } from '../runner/http/request-flow';
+import type { Response } from '../runner/http/response';
+import { VuHttp } from '../runner/http/vu-http';
+import type { ReplyMessage } from '../runner/http/wire';
 import { createHttpModule } from '../runner/modules/http';
 import type { HttpModuleOptions, ModuleHost } from '../runner/modules/module-host';
 
@@ -56,27 +60,78 @@ const HTTP_OPTIONS: HttpModuleOptions = {
   httpDebug: '',
 };
 
-/** A VU thread: the real k6/http module on a minimal host that counts samples; runs `requests` sync GETs. */
-function runVu(job: VuJob): void {
-  let samples = 0;
-  const host: ModuleHost = {
+/** A minimal ModuleHost for a VU thread that counts samples and needs no runner core. */
+function benchHost(port: MessagePort | undefined, onSamples: (n: number) => void): ModuleHost {
+  return {
     vuId: 1,
     inInitContext: () => false,
     httpOptions: HTTP_OPTIONS,
     tags: () => ({ scenario: 'default', group: '' }),
     metadata: () => ({}),
-    emit: (s) => {
-      samples += s.length;
-    },
+    emit: (s) => onSamples(s.length),
     countData: () => {},
     log: () => {},
     signal: new Int32Array(new SharedArrayBuffer(8)),
     throwIfInterrupted: () => {},
-    httpPort: job.port,
+    httpPort: port,
     track: (p) => p,
     onIterationStart: () => {},
     onIterationEnd: () => {},
   };
+}
+
+/**
+ * The VU-thread share of a request without any I/O: params, URL and body checks, the wire request, then the nine
+ * samples and the Response from a canned 200 reply. Microseconds per request, in this thread.
+ */
+function vuSideOnly(requests: number): number {
+  const vu = new VuHttp(benchHost(undefined, () => {}));
+  const body = new TextEncoder().encode('ok');
+  const reply = (): ReplyMessage => ({
+    t: 'res',
+    id: 1,
+    status: 200,
+    statusText: 'OK',
+    proto: 'HTTP/1.1',
+    headers: ['Content-Type', 'text/plain', 'Date', 'x', 'Connection', 'keep-alive', 'Content-Length', '2'],
+    body: [body.slice().buffer],
+    bodyBytes: 2,
+    timings: {
+      blocked: 0.01,
+      connecting: 0,
+      tls_handshaking: 0,
+      sending: 0.02,
+      waiting: 0.1,
+      receiving: 0.01,
+    },
+    endTime: Date.now(),
+    remoteIp: '127.0.0.1',
+    remotePort: 1,
+    tlsVersion: '',
+    tlsCipherSuite: '',
+    sentBytes: 80,
+    receivedBytes: 120,
+    error: null,
+    requestBody: null,
+  });
+  const once = (): Response | undefined => {
+    const flow = vu.prepare('GET', 'http://127.0.0.1:8080/', null, undefined) as RequestFlow;
+    flow.next();
+    return flow.settle(reply());
+  };
+  for (let i = 0; i < 2000; i++) once();
+  const start = performance.now();
+  for (let i = 0; i < requests; i++)
+    if (once()?.status !== 200) throw new Error('unexpected canned response');
+  return ((performance.now() - start) * 1000) / requests;
+}
+
+/** A VU thread: the real k6/http module on a minimal host that counts samples; runs `requests` sync GETs. */
+function runVu(job: VuJob): void {
+  let samples = 0;
+  const host = benchHost(job.port, (n) => {
+    samples += n;
+  });
   const http = createHttpModule(host) as { get: (url: string) => { status: number } };
   for (let i = 0; i < 200; i++) http.get(job.url); // warm-up: connection, JIT
   const start = performance.now();
@@ -181,6 +236,9 @@ async function main(): Promise<void> {
     const raw = await rawUndici(url, requests);
     console.log(
       `requests per measurement: ${requests}; server: node:http child process; I/O workers: ${ioWorkers}`,
+    );
+    console.log(
+      `k6/http VU-side work only (no I/O, canned reply): ${vuSideOnly(requests).toFixed(2)} µs/request`,
     );
     console.log(
       `raw undici, 1 connection, awaited in one thread: ${raw.rps.toFixed(0)} req/s, mean ${(raw.meanMs * 1000).toFixed(1)} µs, CPU ${raw.cpuUs.toFixed(0)} µs/request`,

@@ -109,7 +109,7 @@ export class VuHttp implements FlowContext {
   }
 
   /** Checks and encodes a request; a problem found before sending becomes a status-0 Response (or a throw). */
-  private prepare(method: string, url: unknown, body: unknown, params: unknown): RequestFlow | Response {
+  prepare(method: string, url: unknown, body: unknown, params: unknown): RequestFlow | Response {
     const options = this.host.httpOptions;
     const throwing = (params as { throw?: unknown } | null | undefined)?.throw ?? options.throw;
     try {
