@@ -1,9 +1,12 @@
 // `bench run`: flags -> RunInput -> runTest.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { Logger } from '../engine/logger';
 import { usageError } from '../errors';
 import { runTest } from '../run-test';
-import { parseRunFlags, runHelp } from './flags';
+import { type ParsedRun, parseRunFlags, runHelp } from './flags';
 
 function envBool(v: string | undefined): boolean | undefined {
   if (v === undefined) return undefined;
@@ -17,6 +20,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (!flags.script) throw usageError('bench run needs a script', 'bench run [flags] <script.js|script.ts>');
+  if (flags.script === '-') return runFromStdin(flags);
+  return runParsed({ ...flags, script: flags.script });
+}
+
+/** `bench run -`: the script comes from standard input (written to a temporary file beside nothing else). */
+async function runFromStdin(flags: ParsedRun): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-stdin-'));
+  try {
+    const file = join(dir, 'stdin.js');
+    writeFileSync(file, Buffer.concat(chunks));
+    return await runParsed({ ...flags, script: file });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runParsed(flags: ParsedRun & { script: string }): Promise<number> {
   const env = process.env;
   const noColor = flags.noColor ?? envBool(env.K6_NO_COLOR) ?? env.NO_COLOR !== undefined;
   const logOutput = flags.logOutput ?? env.K6_LOG_OUTPUT ?? 'stderr';
