@@ -20,6 +20,12 @@ export interface SocketFacts {
 }
 
 const facts = new WeakMap<Socket, SocketFacts>();
+let connected: Socket | undefined;
+
+/** The socket whose connection undici is setting up right now (valid inside a Client 'connect' listener). */
+export function justConnectedSocket(): Socket | undefined {
+  return connected;
+}
 
 export function socketFacts(socket: Socket): SocketFacts | undefined {
   return facts.get(socket);
@@ -42,8 +48,17 @@ export function timedConnector(options: buildConnector.BuildOptions): buildConne
     const socket = base(opts, (err, sock) => {
       record.readyEnd = performance.now();
       if (record.tcpEnd === 0) record.tcpEnd = record.readyEnd;
-      if (err) callback(err, null);
-      else callback(null, sock as NonNullable<typeof sock>);
+      if (err) {
+        callback(err, null);
+        return;
+      }
+      // undici sets the connection up and emits the client's 'connect' event synchronously inside this call.
+      connected = sock ?? undefined;
+      try {
+        callback(null, sock as NonNullable<typeof sock>);
+      } finally {
+        connected = undefined;
+      }
     }) as unknown as Socket;
     // A TLSSocket created by tls.connect emits 'connect' when TCP is up, then 'secureConnect' after the handshake.
     socket.once('connect', () => {

@@ -1,14 +1,29 @@
 // One VU's side of the HTTP I/O worker: its own undici keep-alive pool (k6 never shares connections between VUs),
 // the requests in flight on it, and the replies posted back (waking the VU when it blocks on them).
+import type { TLSSocket } from 'node:tls';
 import type { MessagePort } from 'node:worker_threads';
-import { Agent } from 'undici';
+import { Agent, Client, Pool } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
-import { timedConnector } from './socket-timings';
+import { justConnectedSocket, timedConnector } from './socket-timings';
 import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
 
 /** Idle keep-alive connections live this long (Go's http.Transport default idle timeout is 90 s). */
 const KEEP_ALIVE_MS = 90_000;
+
+/**
+ * A Client whose concurrency follows the protocol its connection negotiated: one request at a time on HTTP/1.1 (k6
+ * never pipelines), every request as a stream of the one connection on HTTP/2 (as Go does). undici would keep an
+ * HTTP/2 client at `pipelining: 1` and open a connection per concurrent request.
+ */
+function protocolAwareClient(origin: URL, options: object): Client {
+  const client = new Client(origin, options);
+  client.on('connect', () => {
+    const socket = justConnectedSocket() as TLSSocket | undefined;
+    client.pipelining = socket?.alpnProtocol === 'h2' ? Number.POSITIVE_INFINITY : 1;
+  });
+  return client;
+}
 
 export class VuConnection {
   private signal: Int32Array | undefined;
@@ -65,6 +80,7 @@ export class VuConnection {
         headersTimeout: 0,
         bodyTimeout: 0,
         pipelining: 1,
+        factory: (origin, options) => new Pool(origin, { ...options, factory: protocolAwareClient }),
       });
     }
     return this.agent;

@@ -66,10 +66,26 @@ describe('TLS', () => {
   it('negotiates HTTP/2 through ALPN', async () => {
     const vu = await FakeVu.start(pool, 3, { insecureSkipTLSVerify: true });
     try {
-      const r = await vu.run(
-        `const res = http.get('${h2Url}/'); return [res.status, res.status_text, res.proto, res.body];`,
-      );
-      expect(r.value).toEqual([200, '200 OK', 'HTTP/2.0', 'h2 ok']);
+      const r = await vu.run(`
+        const res = http.get('${h2Url}/');
+        const again = http.batch(['${h2Url}/', '${h2Url}/', '${h2Url}/']);
+        return [res.status, res.status_text, res.proto, res.body, res.tls_version, res.remote_ip,
+                res.timings.tls_handshaking > 0, again.map((r) => [r.proto, r.timings.connecting])];
+      `);
+      expect(r.value).toEqual([
+        200,
+        '200 OK',
+        'HTTP/2.0',
+        'h2 ok',
+        'tls1.3',
+        '127.0.0.1',
+        true,
+        [
+          ['HTTP/2.0', 0],
+          ['HTTP/2.0', 0],
+          ['HTTP/2.0', 0],
+        ],
+      ]);
       expect(r.samples.find((s) => s.metric === 'http_reqs')?.tags.proto).toBe('HTTP/2.0');
     } finally {
       await vu.close();
