@@ -240,7 +240,7 @@ describe('k6/http behaviour against a loopback server', () => {
 describe('connection pools', () => {
   const connections = () => new Promise<number>((r) => server.server.getConnections((_e, n) => r(n)));
   const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 400 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 2000 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
   };
 
   it('each VU has its own keep-alive pool, closed when the VU thread ends', async () => {

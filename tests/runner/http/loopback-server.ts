@@ -121,6 +121,8 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
       res.end(String(err));
     });
   });
+  // Idle connections stay open for the whole test file, so connection counts never change behind a test's back.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
