@@ -1,3 +1,4 @@
+// Row bitsets against a Set-based model on random sets and ranges.
 import { describe, expect, it } from 'vitest';
 import { countRows, forEachRow, hasRow } from './bitset';
 import { seededRandom } from './random';

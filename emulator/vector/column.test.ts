@@ -1,3 +1,6 @@
+// The column (in-thread executor): one search contract for the exhaustive and ANN paths, storage across segment
+// boundaries, input errors, index publication, and recall@10 of the adaptive index on random, clustered and
+// embedding-like data.
 import { describe, expect, it } from 'vitest';
 import { createVectorColumn } from './index';
 import { measureRecall } from './recall';

@@ -1,3 +1,4 @@
+// Index builds on one segment: the adaptive IVF rule (flat for random data, lists for clustered) and the list layout.
 import { describe, expect, it } from 'vitest';
 import { buildIvf, IVF_MIN_ROWS, listCount, MAX_PROBE_SHARE, runIndexJob } from './index-build';
 import { segmentLayout } from './layout';

@@ -1,3 +1,4 @@
+// Row ranges to segment parts, and the even split of parts across threads.
 import { describe, expect, it } from 'vitest';
 import { rangeParts, splitByCost } from './plan';
 import type { ScanPart } from './tasks';

@@ -1,3 +1,4 @@
+// The recall helper behind _debug/recall.
 import { describe, expect, it } from 'vitest';
 import { createVectorColumn } from './index';
 import { measureRecall } from './recall';

@@ -1,3 +1,4 @@
+// Bounded top-k selection against a full sort, ties and merging.
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from './random';
 import { mergeHits, TopK } from './top-k';

@@ -1,3 +1,5 @@
+// The WASM kernels against plain-JS references at many dims (remainders included), and the embedded bytes
+// against the WAT source.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../random';
