@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
 import { runActivation } from './vu/activation';
 import { TestAbort } from './vu/interruption';
+import { scriptStack } from './vu/iteration';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
 import type { MainToRealm, RealmData } from './vu/wire';
@@ -13,7 +14,7 @@ const data = workerData as RealmData;
 const rt = new VuRuntime(data);
 
 function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  return error instanceof Error ? scriptStack(error) : String(error);
 }
 
 process.on('unhandledRejection', (reason) => {

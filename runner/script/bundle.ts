@@ -45,10 +45,18 @@ function k6Plugin(problems: string[]): esbuild.Plugin {
 export async function loadScript(scriptPath: string): Promise<LoadedScript> {
   const path = resolve(scriptPath);
   const problems: string[] = [];
-  let code: string;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
+  const file = join(dir, `${basename(path).replace(/\.[cm]?[jt]s$/, '')}.mjs`);
+  const fail = (message: string): never => {
+    rmSync(dir, { recursive: true, force: true });
+    throw new BenchError(message, EXIT_SCRIPT_EXCEPTION);
+  };
+  let code = '';
   try {
     const result = await esbuild.build({
       entryPoints: [path],
+      // The bundle's eventual location, so source map paths resolve back to the original files in stack traces.
+      outfile: file,
       bundle: true,
       write: false,
       format: 'esm',
@@ -60,19 +68,14 @@ export async function loadScript(scriptPath: string): Promise<LoadedScript> {
     });
     code = result.outputFiles[0].text;
   } catch (error) {
-    if (problems.length > 0) throw new BenchError(problems.join('\n'), EXIT_SCRIPT_EXCEPTION);
+    if (problems.length > 0) fail(problems.join('\n'));
     const failure = error as esbuild.BuildFailure;
     const messages = failure.errors?.map((e) =>
       e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text,
     );
-    throw new BenchError(
-      `could not load script ${scriptPath}: ${messages?.join('; ') ?? String(error)}`,
-      EXIT_SCRIPT_EXCEPTION,
-    );
+    fail(`could not load script ${scriptPath}: ${messages?.join('; ') ?? String(error)}`);
   }
-  if (problems.length > 0) throw new BenchError([...new Set(problems)].join('\n'), EXIT_SCRIPT_EXCEPTION);
-  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
-  const file = join(dir, `${basename(path).replace(/\.[cm]?[jt]s$/, '')}.mjs`);
+  if (problems.length > 0) fail([...new Set(problems)].join('\n'));
   writeFileSync(file, code);
   return {
     path,

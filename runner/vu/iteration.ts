@@ -17,12 +17,19 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
 }
 
+/** The error's stack without the runner's own frames (k6 shows only the script's). */
+export function scriptStack(error: Error): string {
+  const lines = (error.stack ?? String(error)).split('\n');
+  const runnerFrame = /\/dist\/[\w.-]+\.js:|\(node:|at node:|\[nodejs\.internal/;
+  return lines.filter((l, i) => i === 0 || !runnerFrame.test(l)).join('\n');
+}
+
 /** Logs a script exception the way k6 does (level error, source=stacktrace) and returns "completed". */
 function outcomeOf(rt: VuRuntime, error: unknown): Outcome {
   if (error instanceof IterationInterrupted) return 'interrupted';
   if (error instanceof TestAbort) throw error;
   if (rt.interrupted()) return 'interrupted';
-  const text = error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  const text = error instanceof Error ? scriptStack(error) : String(error);
   const fields: Record<string, string> = { source: 'stacktrace' };
   if (rt.scenario) {
     fields.executor = rt.scenario.executor;
