@@ -48,7 +48,7 @@ export interface BacklogConfig {
   seedBatchRows: number;
   /** Longest wait for a phase's backlog gate before the phase is given up. @default 900 */
   phaseTimeoutS: number;
-  /** VUs the query scenario pre-allocates and may grow to. @default derived from QUERY_RATE */
+  /** VUs the query scenario pre-allocates and may grow to. @default QUERY_RATE (one second of headroom), both */
   queryVus: number;
   queryMaxVus: number;
   /** setup() may take this long (seeding and waiting for the index). @default 1800 */
@@ -78,7 +78,9 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
   const target = readTarget(e);
   const dims = e.int('DIMS', 768, { min: 1, max: 10752 });
   const queryRate = e.number('QUERY_RATE', 100, { min: 0.1, max: 100000 });
-  const defaultVus = Math.max(2, Math.ceil(queryRate * 0.25));
+  // One second of latency headroom, all pre-allocated: a VU created mid-run has not watched the phase gates open,
+  // so it may count its samples only in part of a cell (lib/phases.ts).
+  const defaultVus = Math.max(2, Math.ceil(queryRate));
   // Small windows (scaled runs) need finer writes: by default a batch is at most a quarter of the window.
   const window =
     e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes) -
@@ -106,7 +108,7 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
     seedBatchRows: e.int('SEED_BATCH_ROWS', 1000, { min: 1 }),
     phaseTimeoutS: e.int('PHASE_TIMEOUT_S', 900, { min: 1 }),
     queryVus,
-    queryMaxVus: e.int('QUERY_MAX_VUS', Math.max(queryVus, Math.ceil(queryRate)), { min: 1 }),
+    queryMaxVus: e.int('QUERY_MAX_VUS', queryVus, { min: 1 }),
     setupTimeoutS: e.int('SETUP_TIMEOUT_S', 1800, { min: 10 }),
     resultsDir: e.string('RESULTS_DIR', 'results').replace(/\/+$/, ''),
   };

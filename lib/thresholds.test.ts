@@ -60,7 +60,7 @@ describe('scenario options', () => {
         rate: 10,
         timeUnit: '1s',
         duration: '72s',
-        preAllocatedVUs: 3,
+        preAllocatedVUs: 10,
         maxVUs: 10,
         gracefulStop: '10s',
       },

@@ -24,8 +24,9 @@ export const PROFILES = {
       QUERY_DURATION_S: '30',
       QUERY_WARMUP_S: '5',
       QUERY_RATE: '20',
+      QUERY_VUS: '40',
       WRITERS: '2',
-      PHASE_TIMEOUT_S: '30',
+      PHASE_TIMEOUT_S: '20',
     },
   },
   // The published smoke values, against an emulator whose limit sits between LT_CAP and GT_START.
