@@ -1,9 +1,6 @@
-// Programmatic entry of `bench run`: script + flags -> exit code. The CLI is a thin shell over it.
-//   prepare (load, init #0, options) -> outputs, header -> VUs -> setup -> scenarios -> teardown
-//   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
-import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { IN_VUS_ACTIVE, nowMs } from './control-block';
+import { writeEndOfTestSummary } from './engine/end-of-test';
 import type { Logger } from './engine/logger';
 import { prepareRun, type RunPlan } from './engine/prepare';
 import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
@@ -28,10 +25,6 @@ import type { Options } from './options/consolidate';
 import { createOutput } from './outputs/index';
 import type { Output } from './outputs/output';
 import { ProgressDisplay } from './outputs/progress';
-import { breakdownSections } from './summary/breakdown';
-import { buildSummaryData } from './summary/data';
-import { renderSummaryExport } from './summary/export';
-import { renderTextSummary } from './summary/text';
 import { evaluateThresholds } from './thresholds/threshold-set';
 import type { RealmData } from './vu/wire';
 
@@ -299,68 +292,19 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
     logger.warn('No script iterations fully finished, consider making the test duration longer');
 
   if (input.summaryMode !== 'disabled') {
-    const data = buildSummaryData({
-      registry: plan.registry,
+    await writeEndOfTestSummary({
+      plan,
       aggregator,
-      thresholds: plan.thresholds,
-      trendStats: plan.trendStats,
-      timeUnit: plan.timeUnit,
-      noColor: input.noColor,
-      isStdOutTTY: Boolean(input.stdout.isTTY),
-      isStdErrTTY: Boolean(process.stderr.isTTY),
+      template,
+      events,
       testRunDurationMs,
-      setupData: setupData === undefined ? undefined : JSON.parse(setupData),
+      setupData,
+      summaryMode: input.summaryMode,
+      summaryExport: input.summaryExport,
+      noColor: input.noColor,
+      stdout: input.stdout,
+      logger,
     });
-    let printed = false;
-    if (plan.init.exports.handleSummary === 'function') {
-      const reply = await runTransientRealm(
-        'summary',
-        { ...template, argument: JSON.stringify(data) },
-        { ...events, onAbort: () => {} },
-        plan.handleSummaryTimeout,
-      );
-      if (reply.type === 'result' && reply.ok) {
-        if (reply.outputs) {
-          for (const [target, content] of Object.entries(reply.outputs)) {
-            const bytes = typeof content === 'string' ? content : Buffer.from(content);
-            if (target === 'stdout') input.stdout.write(bytes);
-            else if (target === 'stderr') process.stderr.write(bytes);
-            else writeFileSync(target, bytes);
-          }
-          printed = true;
-        }
-      } else if (reply.type === 'timeout') {
-        logger.error(`handleSummary() execution timed out after ${plan.handleSummaryTimeout / 1000} seconds`);
-        printed = true;
-      } else {
-        const message =
-          reply.type === 'result' && !reply.ok
-            ? reply.message
-            : reply.type === 'initError'
-              ? reply.message
-              : 'handleSummary failed';
-        logger.error(`failed to handle the end-of-test summary: ${message}`);
-      }
-    }
-    if (!printed) {
-      const thresholdValues = Object.fromEntries(
-        plan.thresholds.map((t) => [
-          t.key,
-          Object.fromEntries(t.expressions.map((e) => [e.source, e.lastValue])),
-        ]),
-      );
-      const text = renderTextSummary(data, {
-        sections:
-          input.summaryMode === 'full'
-            ? breakdownSections(aggregator, plan.trendStats, testRunDurationMs)
-            : [],
-        thresholdValues,
-        enableColors: Boolean(input.stdout.isTTY) && !input.noColor,
-        mode: input.summaryMode,
-      });
-      input.stdout.write(`\n${text}\n\n`);
-    }
-    if (input.summaryExport) writeFileSync(input.summaryExport, renderSummaryExport(data));
   }
 
   if (exitCode === undefined && testFailed !== undefined)
