@@ -14,13 +14,14 @@ import { TurbopufferClient } from '../lib/turbopuffer-client';
 import { readVersions } from '../lib/versions';
 
 // The only place __ENV is read: bad knobs fail here, in init, before anything is written.
-const config = readBacklogConfig(__ENV);
-assertCostAccepted(__ENV, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
-const client = new TurbopufferClient(config.target.baseUrl, readApiKey(__ENV));
+const env = __ENV;
+const config = readBacklogConfig(env);
+assertCostAccepted(env, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
+const client = new TurbopufferClient(config.target.baseUrl, readApiKey(env));
 
 export const options = scenarioOptionsFor(config);
 export const setup = makeSetup(config, client);
 export const query = makeQuery(config, client);
 export const write = makeWriter(config, client);
 export const teardown = makeTeardown(config, client);
-export const handleSummary = makeSummary(config, readVersions(__ENV));
+export const handleSummary = makeSummary(config, readVersions(env));
