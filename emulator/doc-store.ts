@@ -13,6 +13,7 @@
 // bitset and revives that suffix.
 import { bitsetWords, clearBit, resizedCopy, setBit } from './bitset';
 import { ChunkedFloat64, ChunkedList } from './chunked';
+import { IdMap } from './id-map';
 import type { RowBitset } from './vector/types';
 import type { DocId } from './wire/ids';
 import type { StoredValue } from './wire/values';
@@ -24,7 +25,7 @@ export class DocStore {
   headPos = 0;
   private readonly ids = new ChunkedList<DocId>();
   /** id -> its live row. */
-  readonly liveRows = new Map<DocId, number>();
+  readonly liveRows = new IdMap();
   /** Attribute values by row; a missing entry is null. */
   readonly attributes = new Map<string, StoredValue[]>();
   private readonly endPos = new ChunkedFloat64();
