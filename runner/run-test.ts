@@ -150,7 +150,13 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
   };
   const pool = new VuPool(template, events, http, plan.instance);
   const progress: ScenarioProgress[] = plan.scenarios.map(newProgress);
-  const display = new ProgressDisplay(progress, plan.instance, input.stdout, !input.quiet);
+  const display = new ProgressDisplay(
+    progress,
+    plan.instance,
+    input.stdout,
+    !input.quiet,
+    plan.plan.maxDuration,
+  );
 
   // vus / vus_max every second, event-loop lag, thresholds every 2 s.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });

@@ -98,6 +98,7 @@ export class ProgressDisplay {
     private readonly instance: Int32Array,
     private readonly out: NodeJS.WriteStream,
     private readonly enabled: boolean,
+    private readonly maxDuration: number,
   ) {
     this.tty = Boolean(out.isTTY);
   }
@@ -107,7 +108,8 @@ export class ProgressDisplay {
     const init = Atomics.load(this.instance, IN_VUS_INITIALIZED);
     const w = String(init).length;
     const elapsed = nowMs() - this.started;
-    const head = `running (${fixedWidthTime(elapsed, 600_000)}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.instance, IN_COMPLETED)} complete and ${Atomics.load(this.instance, IN_INTERRUPTED)} interrupted iterations`;
+    // k6 prints the run clock as m:ss.s ("0m05.0s") up to 10 minutes, wider beyond.
+    const head = `running (${fixedWidthTime(elapsed, Math.max(60_000, Math.min(this.maxDuration, 599_999)))}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.instance, IN_COMPLETED)} complete and ${Atomics.load(this.instance, IN_INTERRUPTED)} interrupted iterations`;
     const width = Math.min(30, Math.max(...this.scenarios.map((s) => s.config.name.length)));
     const sorted = [...this.scenarios].sort(
       (a, b) => a.config.startTime - b.config.startTime || a.config.name.localeCompare(b.config.name),

@@ -183,6 +183,25 @@ describe('iteration end and interruption', () => {
   });
 });
 
+describe('tags', () => {
+  it('adds exec.vu.metrics.tags and nested group paths, and drops disabled system tags', async () => {
+    const out = join(tmp.dir, 'tags.ndjson');
+    const r = await bench([
+      'run',
+      '-q',
+      '--out',
+      `json=${out}`,
+      fixture('vu-metric-tags-and-system-tags.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const tagged = points(readNdjson(out), 'fixture_tagged');
+    expect(tagged.map((p) => [p.data.value, p.data.tags])).toEqual([
+      [1, { extra: 'true', group: '::outer::inner', run: 'r1', shard: '7' }],
+      [2, { group: '', run: 'r1' }],
+    ]);
+  });
+});
+
 describe('modules and globals', () => {
   it('open() and SharedArray read files relative to the script', async () => {
     const summary = join(tmp.dir, 'export.json');

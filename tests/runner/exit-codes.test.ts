@@ -16,10 +16,18 @@ describe('bench run exit codes', () => {
     ['setup-timeout-exit-100.js', 100, /setup\(\) execution timed out after 1 seconds/],
     ['no-exported-functions-exit-107.js', 107, /no exported functions in script/],
     ['init-error-exit-107.js', 107, /broken init/],
+    ['setup-throws-exit-107.js', 107, /setup broke/],
   ])('%s exits %i', async (name, code, message) => {
     const r = await bench(['run', '-q', fixture(name)]);
     expect(r.code, r.stderr).toBe(code);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('a throwing setup() runs no iteration and no teardown but still prints the summary', async () => {
+    const r = await bench(['run', '-q', fixture('setup-throws-exit-107.js')]);
+    expect(r.code).toBe(107);
+    expect(r.stderr).not.toMatch(/iteration ran|teardown ran/);
+    expect(r.stdout).toMatch(/TOTAL RESULTS/);
   });
 
   it('exec.test.abort() exits 108 at once and teardown still runs', async () => {
