@@ -47,9 +47,11 @@ function appliedRows(docs: PreparedDocs): number[] {
 export async function appendWriteVectors(target: WriteTarget, prepared: PreparedWrite): Promise<void> {
   if (target.vectors.size === 0) return;
   const firstRow = target.store.rowCount;
+  // Only patches need to know which ids this request upserts (their vectors come from there).
   const upserted = new Map<DocId, { docs: PreparedDocs; i: number }>();
-  for (const docs of prepared.upserts)
-    for (const i of appliedRows(docs)) upserted.set(docs.ids[i], { docs, i });
+  if (prepared.patches.length > 0)
+    for (const docs of prepared.upserts)
+      for (const i of appliedRows(docs)) upserted.set(docs.ids[i], { docs, i });
   for (const [name, slot] of target.vectors) {
     const dims = slot.column.dims;
     let row = firstRow;
