@@ -35,6 +35,9 @@ export interface AppliedWrite {
   endPos: number;
 }
 
+/** Shared by every row without attribute values (vector-only upserts): no allocation per row. */
+const NO_VALUES: Map<string, StoredValue> = new Map();
+
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function appliedRows(docs: PreparedDocs): number[] {
@@ -130,10 +133,12 @@ export function applyWriteRows(target: WriteTarget, prepared: PreparedWrite): Ap
       const id = docs.ids[i];
       pos += docs.opBytes[i];
       out.bytes += docs.opBytes[i];
-      const values = new Map<string, StoredValue>();
+      let values: Map<string, StoredValue> = NO_VALUES;
       for (const [name, column] of columns) {
         const v = column[i];
-        if (v !== null && v !== undefined) values.set(name, v);
+        if (v === null || v === undefined) continue;
+        if (values === NO_VALUES) values = new Map();
+        values.set(name, v);
       }
       const previous = store.liveRows.get(id);
       if (previous !== undefined) target.liveBytes -= store.docBytesOf(previous);
