@@ -1,4 +1,7 @@
 // Test-side handle on a fake VU thread (fake-vu-thread.ts) connected to a real HttpIoPool.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
@@ -44,24 +47,32 @@ export function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOp
 }
 
 // Worker threads cannot run TypeScript directly: the fake VU thread is bundled once per test process, inside the
-// repo so its bare imports (undici, tough-cookie) resolve from node_modules.
+// repo so its bare imports (undici, tough-cookie) resolve from node_modules. The file is named by its content and
+// renamed into place, so parallel test processes share it and runs never pile up copies.
 let bundled: Promise<URL> | undefined;
 function fakeVuBundle(): Promise<URL> {
   bundled ??= (async () => {
-    const outfile = fileURLToPath(
-      new URL(`../../../node_modules/.cache/bench-tests/fake-vu-${process.pid}.mjs`, import.meta.url),
-    );
-    await esbuild.build({
+    const result = await esbuild.build({
       entryPoints: [fileURLToPath(new URL('./fake-vu-thread.ts', import.meta.url))],
-      outfile,
       bundle: true,
       format: 'esm',
       platform: 'node',
       target: 'node20',
       packages: 'external',
       logLevel: 'warning',
+      write: false,
+      outfile: 'fake-vu.mjs',
     });
-    return pathToFileURL(outfile);
+    const code = result.outputFiles[0].contents;
+    const dir = fileURLToPath(new URL('../../../node_modules/.cache/bench-tests/', import.meta.url));
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `fake-vu-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, code);
+      renameSync(temporary, file);
+    }
+    return pathToFileURL(file);
   })();
   return bundled;
 }
