@@ -161,14 +161,17 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
   // vus / vus_max every second, event-loop lag, thresholds every 2 s.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
-  const tick = () => {
+  // Before the first scenario starts and after the last one ended only vus_max is sampled, so `vus` reads like
+  // k6's (e.g. "1 min=1 max=1" for a one-VU test rather than a 0 from before or after the run).
+  const tick = (withVus = true) => {
     const time = nowMs();
-    aggregator.addLocal({
-      metric: 'vus',
-      time,
-      value: Atomics.load(plan.instance, IN_VUS_ACTIVE),
-      tags: plan.runTags,
-    });
+    if (withVus)
+      aggregator.addLocal({
+        metric: 'vus',
+        time,
+        value: Atomics.load(plan.instance, IN_VUS_ACTIVE),
+        tags: plan.runTags,
+      });
     aggregator.addLocal({ metric: 'vus_max', time, value: pool.initialized, tags: plan.runTags });
     aggregator.addLocal({
       metric: 'bench_event_loop_lag',
@@ -198,7 +201,7 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
         ? error
         : new BenchError((error as Error).message, EXIT_SCRIPT_EXCEPTION);
     }
-    tick();
+    tick(false);
     ticker = setInterval(tick, 1000);
     display.start();
 
@@ -280,7 +283,7 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
   } finally {
     clearInterval(thresholdTimer);
     if (ticker) clearInterval(ticker);
-    tick();
+    tick(false);
     loopDelay.disable();
     display.stop();
     await pool.closeAll();
