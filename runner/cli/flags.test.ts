@@ -55,6 +55,12 @@ describe('parseRunFlags', () => {
     expect(() => parseRunFlags(['--summary-mode', 'legacy'])).toThrow(/compact, full or disabled/);
   });
 
+  it('accepts k6 flags bench does not implement, as options that warn or as ignored flags', () => {
+    const r = parseRunFlags(['--rps', '10', '--address', 'localhost:6565', '--no-usage-report', 'x.js']);
+    expect(r.cliOptions).toEqual({ rps: 10 });
+    expect(r.ignoredFlags).toEqual(['--address', '--no-usage-report']);
+  });
+
   it('reads --http-debug=full and --include-system-env-vars=false', () => {
     const r = parseRunFlags(['--http-debug=full', '--include-system-env-vars=false', 'x.js']);
     expect(r.cliOptions.httpDebug).toBe('full');

@@ -22,6 +22,8 @@ export interface ParsedRun {
   logOutput?: string;
   consoleOutput?: string;
   configFile?: string;
+  /** Flags k6 has that change nothing here (REST API, cloud, feature flags): reported as a warning. */
+  ignoredFlags: string[];
   help: boolean;
 }
 
@@ -312,6 +314,71 @@ export const RUN_FLAGS: Flag[] = [
       r.consoleOutput = v;
     },
   },
+  // k6 flags bench accepts but does not implement: the options become warnings at start-up (engine/prepare.ts).
+  { name: 'rps', arg: 'value', description: 'accepted, not implemented (warns)', apply: opt('rps', int) },
+  {
+    name: 'execution-segment',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('executionSegment', (v) => v),
+  },
+  {
+    name: 'execution-segment-sequence',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('executionSegmentSequence', (v) => v),
+  },
+  {
+    name: 'dns',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('dns', (v) => v),
+  },
+  {
+    name: 'blacklist-ip',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('blacklistIPs', (v) => parseOptionText('list', v ?? '')),
+  },
+  {
+    name: 'block-hostnames',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('blockHostnames', (v) => parseOptionText('list', v ?? '')),
+  },
+  {
+    name: 'local-ips',
+    arg: 'value',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('localIPs', (v) => parseOptionText('list', v ?? '')),
+  },
+  {
+    name: 'paused',
+    alias: 'p',
+    arg: 'none',
+    description: 'accepted, not implemented (warns)',
+    apply: opt('paused', () => true),
+  },
+  ...['address', 'compatibility-mode', 'features', 'traces-output', 'secret-source'].map(
+    (name): Flag => ({
+      name,
+      arg: 'value',
+      description: 'accepted, has no effect in bench (warns)',
+      apply: (r) => {
+        r.ignoredFlags.push(`--${name}`);
+      },
+    }),
+  ),
+  ...['linger', 'new-machine-readable-summary', 'no-usage-report'].map(
+    (name): Flag => ({
+      name,
+      arg: 'none',
+      description: 'accepted, has no effect in bench (warns)',
+      apply: (r) => {
+        r.ignoredFlags.push(`--${name}`);
+      },
+    }),
+  ),
   {
     name: 'help',
     alias: 'h',
@@ -334,6 +401,7 @@ export function runHelp(): string {
 /** Parses `bench run` arguments; throws a usage error (exit 255) naming the bad flag. */
 export function parseRunFlags(argv: string[]): ParsedRun {
   const r: ParsedRun = {
+    ignoredFlags: [],
     script: undefined,
     cliOptions: {},
     cliEnv: {},

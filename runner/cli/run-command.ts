@@ -57,6 +57,8 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
     noColor,
     consoleOutput: flags.consoleOutput ?? (flags.cliOptions.consoleOutput as string | undefined),
   });
+  if (flags.ignoredFlags.length > 0)
+    logger.warn(`these k6 flags have no effect in bench's runner: ${flags.ignoredFlags.join(', ')}`);
   const out = flags.out.length > 0 ? flags.out : (env.K6_OUT ?? '').split(',').filter(Boolean);
   return runTest({
     scriptPath: flags.script,
