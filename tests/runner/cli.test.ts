@@ -90,6 +90,29 @@ describe('outputs and env', () => {
     expect(pts[0].data.tags).toEqual({ from: 'cli', group: '', scenario: 'default', team: 'bench' });
   });
 
+  it('takes options from a --config file and K6_* variables, and outputs from K6_OUT', async () => {
+    const out = join(tmp.dir, 'layers.ndjson');
+    const r = await bench(
+      ['run', '-q', '--config', fixture('config-file-layer.json'), fixture('options-from-config-and-env.js')],
+      { K6_ITERATIONS: '3', K6_OUT: `json=${out}` },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const pts = lines.filter((l) => l.type === 'Point' && l.metric === 'fixture_layers');
+    expect(pts.length).toBe(3);
+    expect(pts[0].data.tags.from).toBe('config');
+  });
+
+  it('falls back to the text summary when handleSummary throws', async () => {
+    const r = await bench(['run', '-q', fixture('handle-summary-throws-falls-back.js')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/summary broke/);
+    expect(r.stdout).toMatch(/TOTAL RESULTS/);
+  });
+
   it('teardown longer than teardownTimeout exits 101', async () => {
     const r = await bench(['run', '-q', fixture('teardown-timeout-exit-101.js')]);
     expect(r.code, r.stderr).toBe(101);
