@@ -1,6 +1,7 @@
 // Index work for a batch of rows: int8 quantisation, and for each segment that filled up an IVF build that first
 // checks, on a sample, whether clustering pays off at all (the adaptive rule, see README.md).
 import { chord } from './bounds';
+import { widenCodes } from './kernels/kernels';
 import { centroidSqNorms, nearestCentroid, trainCentroids } from './kmeans';
 import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
 import { sampleDistinct, seededRandom } from './random';
@@ -143,7 +144,8 @@ function layoutLists(
   for (let r = 0; r < rows; r++) {
     // Cosine: argmax scale_c * dot (the row's scale is common to all). Euclidean: argmin |c|^2 - 2 c.x.
     estimate.b = cosine ? -1 : -2 * f32[scales + r];
-    kernels.estimateI8(layout.centroidCodes, lists, d, layout.codes + r * d, sl.scores, estimate);
+    widenCodes(rt.i8, rt.i16, layout.codes + r * d, sl.queryCodes, d);
+    kernels.estimateI8(layout.centroidCodes, lists, d, sl.queryCodes, sl.scores, estimate);
     let l = 0;
     for (let c = 1; c < lists; c++) if (f32[scores + c] < f32[scores + l]) l = c;
     assign[r] = l;

@@ -1,6 +1,6 @@
 // Where everything lives inside one segment's shared memory, and how big segments are (pure arithmetic).
 //
-//   0            per-thread scratch slots (query, query codes, chunk of scores, chunk of row ids), one per thread
+//   0            per-thread scratch slots (query, its codes, chunk of scores, chunk of row ids), one per thread
 //   vectors      capacity x dims f32, the rows as appended (row-major)            written by append()
 //   codes        capacity x dims int8, row order                                 written by indexing
 //   scales       capacity f32 (codes * scale = the row, normalised for cosine)   written by indexing
@@ -31,8 +31,10 @@ const align16 = (n: number): number => Math.ceil(n / 16) * 16;
 export interface SlotLayout {
   /** dims f32: the query (unit length for cosine). */
   query: number;
-  /** dims int8: the quantised query. */
+  /** dims i16: the quantised query, widened for the estimate kernels. */
   queryCodes: number;
+  /** dims int8: where the quantiser writes the query codes before widening (the upper half of queryCodes). */
+  queryCodes8: number;
   /** f32 scale and f32 norm of the quantised query. */
   queryScale: number;
   queryNorm: number;
@@ -75,7 +77,7 @@ export function segmentCapacity(index: number, dims: number): number {
 }
 
 export function segmentLayout(dims: number, capacity: number, slots: number): SegmentLayout {
-  const slotBytes = align16(dims * 4) + align16(dims) + 16 + CHUNK_ROWS * 8;
+  const slotBytes = align16(dims * 4) + align16(dims * 2) + 16 + CHUNK_ROWS * 8;
   let at = slots * slotBytes;
   const take = (bytes: number): number => {
     const start = at;
@@ -120,9 +122,10 @@ export function slotLayout(layout: SegmentLayout, slot: number): SlotLayout {
   const base = slot * layout.slotBytes;
   const query = base;
   const queryCodes = query + align16(layout.dims * 4);
-  const queryScale = queryCodes + align16(layout.dims);
+  const queryCodes8 = queryCodes + layout.dims;
+  const queryScale = queryCodes + align16(layout.dims * 2);
   const queryNorm = queryScale + 4;
   const scores = queryScale + 16;
   const ids = scores + CHUNK_ROWS * 4;
-  return { query, queryCodes, queryScale, queryNorm, scores, ids };
+  return { query, queryCodes, queryCodes8, queryScale, queryNorm, scores, ids };
 }

@@ -2,7 +2,7 @@
 // thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
 import { countRows, forEachRow, hasRow } from './bitset';
 import { canSkipList, chord } from './bounds';
-import type { Estimate } from './kernels/kernels';
+import { type Estimate, widenCodes } from './kernels/kernels';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
@@ -121,10 +121,11 @@ function annPart(
     1,
     dims,
     task.metric === 'cosine_distance',
-    sl.queryCodes,
+    sl.queryCodes8,
     sl.queryScale,
     sl.queryNorm,
   );
+  widenCodes(rt.i8, rt.i16, sl.queryCodes8, sl.queryCodes, dims);
   const estimate = estimateFor(rt, task.metric, slot);
   const s = sl.scores >> 2;
   if (part.lists === 0) {

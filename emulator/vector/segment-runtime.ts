@@ -10,6 +10,9 @@ export interface SegmentRuntime {
   readonly f32: Float32Array;
   /** u32 view of the whole memory. */
   readonly u32: Uint32Array;
+  /** int8 and i16 views of the whole memory (codes). */
+  readonly i8: Int8Array;
+  readonly i16: Int16Array;
 }
 
 /** Segments never grow after creation (initial = maximum pages), so these views stay valid for its lifetime. */
@@ -20,6 +23,8 @@ export function segmentRuntime(memory: WebAssembly.Memory, layout: SegmentLayout
     kernels: kernelsFor(memory),
     f32: new Float32Array(memory.buffer),
     u32: new Uint32Array(memory.buffer),
+    i8: new Int8Array(memory.buffer),
+    i16: new Int16Array(memory.buffer),
   };
 }
 

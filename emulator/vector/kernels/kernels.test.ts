@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../random';
 import { randomVectors, referenceDistance } from '../synthetic';
 import { compileKernels } from './build-kernels';
-import { kernelsFor } from './kernels';
+import { kernelsFor, widenCodes } from './kernels';
 import { KERNELS_WASM_BASE64 } from './kernels-wasm';
 
 const DIMS = [1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 768, 1000];
@@ -142,11 +142,14 @@ describe('int8 kernels', () => {
         e.c +
         e.w * s.f32[(norms >> 2) + r] +
         e.b * s.f32[(scales >> 2) + r] * intDot(expected[r], expected[3]);
+      // The estimate kernels take the query codes widened to i16.
+      const q16 = Math.ceil((norms + ROWS * 4) / 16) * 16 + 64;
+      widenCodes(s.i8, new Int16Array(s.memory.buffer), qc, q16, dims);
       const close = (got: number, x: number) =>
         expect(Math.abs(got - x)).toBeLessThan(1e-5 * Math.max(1, Math.abs(x)));
-      s.k.estimateI8(codes, ROWS, dims, qc, s.out, e);
+      s.k.estimateI8(codes, ROWS, dims, q16, s.out, e);
       for (let r = 0; r < ROWS; r++) close(s.f32[(s.out >> 2) + r], want(r));
-      s.k.estimateI8Ids(codes, s.ids, picks.length, dims, qc, s.out, e);
+      s.k.estimateI8Ids(codes, s.ids, picks.length, dims, q16, s.out, e);
       picks.forEach((r, i) => {
         close(s.f32[(s.out >> 2) + i], want(r));
       });
@@ -162,6 +165,20 @@ describe('int8 kernels', () => {
     i8.fill(-127, 16_384, 16_384 + dims);
     kernelsFor(memory).dotI8(0, 1, dims, 16_384, 65_536 * 3);
     expect(f32[(65_536 * 3) >> 2]).toBe(127 * 127 * dims);
+  });
+});
+
+describe('widenCodes', () => {
+  it('widens int8 codes staged in the upper half of their own i16 area without clobbering them', () => {
+    const buffer = new SharedArrayBuffer(4096);
+    const i8 = new Int8Array(buffer);
+    const i16 = new Int16Array(buffer);
+    const dims = 777;
+    const codes = Array.from({ length: dims }, (_, j) => ((j * 37) % 255) - 127);
+    const at = 64;
+    i8.set(codes, at + dims);
+    widenCodes(i8, i16, at + dims, at, dims);
+    expect(Array.from(i16.subarray(at >> 1, (at >> 1) + dims))).toEqual(codes);
   });
 });
 

@@ -16,8 +16,9 @@ export interface Kernels {
   dotI8(base: number, n: number, dims: number, q: number, out: number): void;
   dotI8Ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
   /**
-   * int8 distance estimate: out[i] = c + w * norms[i] + b * scales[i] * int8dot(code row i, q), with scales and
-   * norms pointing at row 0's f32 entries (see the WAT for c, w, b per metric).
+   * int8 distance estimate: out[i] = c + w * norms[i] + b * scales[i] * dot(code row i, q), where q holds the
+   * query's codes widened to i16 (see widenCodes) and scales/norms point at row 0's f32 entries (c, w, b per
+   * metric: see the WAT).
    */
   estimateI8(base: number, n: number, dims: number, q: number, out: number, e: Estimate): void;
   estimateI8Ids(
@@ -72,6 +73,16 @@ interface KernelExports {
     scales: number,
     norms: number,
   ): void;
+}
+
+/**
+ * Widens dims int8 codes at byte address `from` to i16 at `to` (2-aligned). The areas may overlap when
+ * `to <= from - dims`, as in a slot (codes staged in the upper half of the i16 area): element j goes to bytes
+ * to+2j..to+2j+1, never past from+j, so ascending order reads every code before it is overwritten.
+ */
+export function widenCodes(i8: Int8Array, i16: Int16Array, from: number, to: number, dims: number): void {
+  const t = to >> 1;
+  for (let j = 0; j < dims; j++) i16[t + j] = i8[from + j];
 }
 
 let compiled: WebAssembly.Module | undefined;
