@@ -6,7 +6,15 @@ import {
   rampingArrivalStarts,
 } from './arrival-schedule';
 import { executionPlan, planHeader } from './execution-plan';
-import { describeScenario, parseScenario, type ScenarioConfig } from './index';
+import {
+  describeScenario,
+  hardEnd,
+  maxVUsOf,
+  parseScenario,
+  plannedVUs,
+  regularDuration,
+  type ScenarioConfig,
+} from './index';
 import { rampingVusChanges } from './ramping-vus-schedule';
 
 function parse(raw: Record<string, unknown>, name = 'test'): { config?: ScenarioConfig; problems: string[] } {
@@ -119,6 +127,60 @@ describe('describeScenario', () => {
     const { config } = parse(raw);
     expect(describeScenario(config as ScenarioConfig)).toBe(text);
   });
+});
+
+describe('executor windows and VU needs', () => {
+  it.each([
+    [{ executor: 'shared-iterations', vus: 3, iterations: 9 }, 600_000, 630_000, 3, 3],
+    [{ executor: 'per-vu-iterations', vus: 2, maxDuration: '1m', gracefulStop: '0s' }, 60_000, 60_000, 2, 2],
+    [{ executor: 'constant-vus', vus: 4, duration: '30s', startTime: '10s' }, 30_000, 70_000, 4, 4],
+    [
+      {
+        executor: 'ramping-vus',
+        startVUs: 2,
+        stages: [
+          { duration: '10s', target: 6 },
+          { duration: '5s', target: 1 },
+        ],
+      },
+      15_000,
+      45_000,
+      6,
+      6,
+    ],
+    [
+      { executor: 'constant-arrival-rate', rate: 5, duration: '20s', preAllocatedVUs: 2, maxVUs: 9 },
+      20_000,
+      50_000,
+      2,
+      9,
+    ],
+    [
+      {
+        executor: 'ramping-arrival-rate',
+        preAllocatedVUs: 1,
+        stages: [{ duration: '1m', target: 10 }],
+        gracefulStop: '5s',
+      },
+      60_000,
+      65_000,
+      1,
+      1,
+    ],
+  ])(
+    '%j: regular end %d ms, hard end %d ms, %d planned and %d max VUs',
+    (raw, regular, hard, planned, max) => {
+      const { config, problems } = parse(raw);
+      expect(problems).toEqual([]);
+      const c = config as ScenarioConfig;
+      expect([regularDuration(c), hardEnd(c), plannedVUs(c), maxVUsOf(c)]).toEqual([
+        regular,
+        hard,
+        planned,
+        max,
+      ]);
+    },
+  );
 });
 
 describe('arrival schedules', () => {
