@@ -155,6 +155,35 @@ async function main(): Promise<void> {
   );
   await column.close();
   await pool.close();
+
+  // 6. Baseline for the append figure: the same batches into a column without a prefaulter (in-thread executor),
+  // where the request thread pays the first touch of every fresh page itself.
+  const baselineRows = Math.min(k.rows, 100_000);
+  const plain = createVectorColumn({ dims: k.dims, metric: k.metric, threads: 'in-thread' });
+  let plainMs = 0;
+  let pooledMs = 0;
+  const pool2 = new WorkerPoolExecutor({
+    workers: 1,
+    workerUrl: new URL('../dist/vector-engine.worker.js', import.meta.url),
+  });
+  const pooled = createVectorColumn({ dims: k.dims, metric: k.metric, threads: pool2 });
+  for (let at = 0; at < baselineRows; at += batch) {
+    const vectors = make(Math.min(batch, baselineRows - at), k.dims, 1000 + at);
+    let t = performance.now();
+    plain.append(vectors);
+    plainMs += performance.now() - t;
+    t = performance.now();
+    pooled.append(vectors);
+    pooledMs += performance.now() - t;
+  }
+  const mb = (baselineRows * k.dims * 4) / MB;
+  console.log(
+    `append baseline ${((mb / plainMs) * 1000).toFixed(0)} MB/s without prefaulting vs ${((mb / pooledMs) * 1000).toFixed(0)} MB/s with it ` +
+      `(first ${baselineRows} rows, alternating batches)`,
+  );
+  await plain.close();
+  await pooled.close();
+  await pool2.close();
 }
 
 await main();
