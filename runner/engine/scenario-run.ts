@@ -205,7 +205,14 @@ export async function runScenario(
         const max = Math.max(config.startVUs, ...config.stages.map((s) => s.target));
         vus = await env.pool.acquire(max);
         const leaving = new Map<VuHandle, NodeJS.Timeout>();
+        let target = 0;
+        let ended = false;
+        // Moves the active VU count to `count`: extra VUs finish their iteration (gracefulRampDown, then they are
+        // interrupted); missing ones are taken from VUs that are not running. A VU still finishing a ramp-down
+        // cannot be taken back, so every VU that leaves tops the count up again.
         const setCount = (count: number) => {
+          target = count;
+          if (ended) return;
           const active = vus.filter((v) => acts.isRunning(v) && !leaving.has(v));
           for (const vu of active.slice(count)) {
             vu.stopNew();
@@ -223,7 +230,7 @@ export async function runScenario(
               const t = leaving.get(vu);
               if (t) clearTimeout(t);
               leaving.delete(vu);
-              acts.start(vu, { kind: 'loop' });
+              acts.start(vu, { kind: 'loop' }).then(() => setCount(target));
               need--;
             }
           }
@@ -233,6 +240,7 @@ export async function runScenario(
         );
         setTimeout(() => env.onStarted(), 1);
         await delay(regularDuration(config));
+        ended = true;
         for (const t of rampTimers) clearTimeout(t);
         for (const t of leaving.values()) clearTimeout(t);
         break;
