@@ -1,12 +1,18 @@
 // Versions recorded in the result: bench's own (bundled from package.json) and, when the launcher passes them,
-// the runner's and Node's (a k6 script cannot ask its runtime; unknown under Grafana k6 unless passed with -e).
+// the git commit, the runner's and Node's (a k6 script cannot ask its runtime; unknown under Grafana k6 unless passed with -e).
 import { version } from '../package.json';
 import { EnvReader, type EnvRecord } from './env';
 
-export function readVersions(env: EnvRecord): { bench: string; runner: string; node: string } {
+export function readVersions(env: EnvRecord): {
+  bench: string;
+  commit: string;
+  runner: string;
+  node: string;
+} {
   const e = new EnvReader(env);
   return {
     bench: version,
+    commit: e.string('BENCH_GIT_COMMIT', 'unknown'),
     runner: e.string('BENCH_RUNNER_VERSION', 'unknown'),
     node: e.string('BENCH_NODE_VERSION', 'unknown'),
   };

@@ -13,7 +13,7 @@ export const PROFILES = {
   // windows 512 MiB / 1.75 GiB / 2.10 GiB -> 16 / 56 / 67.2 MiB. Paced so all three phases fit in 5 minutes.
   local: {
     description: 'local profile: 1/32 of the real limits, 30 s cells, all three phases in <= 5 minutes',
-    emulator: ['--backlog-limit', '64MiB', '--eventual-tail-limit', '4MiB', '--index-throughput', '4MiB'],
+    emulator: ['--backlog-limit', '64MiB', '--eventual-tail-limit', '4MiB', '--index-throughput', '2MiB'],
     env: {
       ALLOW_SMALL_THRESHOLDS: '1',
       SEED_ROWS: '10000',
@@ -25,7 +25,7 @@ export const PROFILES = {
       QUERY_WARMUP_S: '5',
       QUERY_RATE: '20',
       QUERY_VUS: '40',
-      WRITERS: '2',
+      WRITERS: '1',
       PHASE_TIMEOUT_S: '20',
     },
   },

@@ -18,7 +18,7 @@ export interface BacklogResult {
   target: { kind: 'emulator' | 'turbopuffer'; base_url: string };
   /** Every knob under its environment variable name, as resolved (SEED included, so a rerun can reuse it). */
   config: Record<string, string | number | boolean | null>;
-  versions: { bench: string; runner: string; node: string };
+  versions: { bench: string; commit: string; runner: string; node: string };
   cells: Cell[];
   metadata_snapshots: MetadataSnapshot[];
   dropped_iterations: number;
@@ -33,7 +33,7 @@ export interface RunInfo {
   finishedAtMs: number;
   /** Metadata once the seed rows were indexed. */
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
-  versions: { bench: string; runner: string; node: string };
+  versions: { bench: string; commit: string; runner: string; node: string };
 }
 
 export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['config'] {

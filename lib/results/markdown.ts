@@ -32,7 +32,7 @@ export function renderMarkdown(r: BacklogResult): string {
     `# Experiment 1: querying while indexing (${r.namespace})`,
     '',
     `- Target: ${r.target.kind} at ${r.target.base_url}`,
-    `- Run: ${r.started_at} to ${r.finished_at}; bench ${r.versions.bench}, runner ${r.versions.runner}, Node.js ${r.versions.node}`,
+    `- Run: ${r.started_at} to ${r.finished_at}; bench ${r.versions.bench} (commit ${r.versions.commit}), runner ${r.versions.runner}, Node.js ${r.versions.node}`,
     `- Scale: ${c.SEED_ROWS} seed rows of ${c.DIMS}-d f32 (at most ${c.MAX_TOTAL_ROWS} rows), seed ${c.SEED}; ` +
       `${c.QUERY_RATE} ANN queries/s (top_k ${c.TOP_K}); ${c.QUERY_DURATION_S} s per cell after ${c.QUERY_WARMUP_S} s warm-up`,
     '',

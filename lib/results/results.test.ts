@@ -94,7 +94,7 @@ describe('buildResult (the stable JSON shape)', () => {
       namespace: 'bench-backlog-fixture',
       started_at: '2026-01-02T03:03:55.000Z',
       target: { kind: 'emulator', base_url: 'http://127.0.0.1:8787' },
-      versions: { bench: '0.1.0', runner: 'bench 0.1.0', node: 'v20.19.0' },
+      versions: { bench: '0.1.0', commit: 'abc1234', runner: 'bench 0.1.0', node: 'v20.19.0' },
       dropped_iterations: 0,
       thresholds: { passed: true, failed: [] },
     });
