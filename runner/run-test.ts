@@ -125,7 +125,7 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
     signals++;
     if (signals === 1) {
       logger.warn('Stopping the test (press Ctrl+C again to exit immediately)');
-      abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because k6 received a signal');
+      abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
     } else process.exit(EXIT_EXTERNAL_ABORT);
   };
   if (input.handleSignals) {
