@@ -55,16 +55,44 @@ const BANNER = `
  / __________ \\  |_|\\_\\  \\_____/
 `;
 
-export async function runTest(input: RunInput): Promise<number> {
-  const plan = await prepareRun(input);
-  try {
-    return await execute(plan, input);
-  } finally {
-    plan.script.dispose();
+/** SIGINT/SIGTERM handling for the whole run: the first is graceful, the second exits at once with 105. */
+class Signals {
+  count = 0;
+  /** Set once the run can abort gracefully; until then a first signal is remembered. */
+  onFirst: (() => void) | undefined;
+  private readonly handler = () => {
+    this.count++;
+    if (this.count === 1) this.onFirst?.();
+    else process.exit(EXIT_EXTERNAL_ABORT);
+  };
+
+  install(): void {
+    process.on('SIGINT', this.handler);
+    process.on('SIGTERM', this.handler);
+  }
+
+  remove(): void {
+    process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.handler);
   }
 }
 
-async function execute(plan: RunPlan, input: RunInput): Promise<number> {
+export async function runTest(input: RunInput): Promise<number> {
+  const signals = new Signals();
+  if (input.handleSignals) signals.install();
+  try {
+    const plan = await prepareRun(input);
+    try {
+      return await execute(plan, input, signals);
+    } finally {
+      plan.script.dispose();
+    }
+  } finally {
+    signals.remove();
+  }
+}
+
+async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promise<number> {
   const { logger } = input;
   const outputs: Output[] = [];
   try {
@@ -120,18 +148,11 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
     },
   };
 
-  let signals = 0;
-  const onSignal = () => {
-    signals++;
-    if (signals === 1) {
-      logger.warn('Stopping the test (press Ctrl+C again to exit immediately)');
-      abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
-    } else process.exit(EXIT_EXTERNAL_ABORT);
+  signals.onFirst = () => {
+    logger.warn('Stopping the test (press Ctrl+C again to exit immediately)');
+    abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
   };
-  if (input.handleSignals) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
+  if (signals.count > 0) signals.onFirst();
 
   const runStart = nowMs();
   const http = await HttpIoPool.start();
@@ -288,10 +309,6 @@ async function execute(plan: RunPlan, input: RunInput): Promise<number> {
     display.stop();
     await pool.closeAll();
     await http.close();
-    if (input.handleSignals) {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
   }
 
   const testRunDurationMs = nowMs() - runStart;
