@@ -1,10 +1,13 @@
+// Programmatic entry of `bench run`: script + flags -> exit code. The CLI is a thin shell over it.
+//   prepare (load, init #0, options) -> outputs, header -> VUs -> setup -> scenarios -> teardown
+//   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { IN_VUS_ACTIVE, nowMs } from './control-block';
 import { writeEndOfTestSummary } from './engine/end-of-test';
 import type { Logger } from './engine/logger';
 import { prepareRun, type RunPlan } from './engine/prepare';
 import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
-import { runTransientRealm } from './engine/transient-realm';
+import { runSetup, runTeardown } from './engine/setup-teardown';
 import { VuPool } from './engine/vu-pool';
 import { BenchError, exitCodeOf } from './errors';
 import { planHeader } from './executors/execution-plan';
@@ -15,8 +18,6 @@ import {
   EXIT_OK,
   EXIT_SCRIPT_ABORTED,
   EXIT_SCRIPT_EXCEPTION,
-  EXIT_SETUP_TIMEOUT,
-  EXIT_TEARDOWN_TIMEOUT,
   EXIT_THRESHOLDS_FAILED,
 } from './exit-codes';
 import { HttpIoPool } from './http/io-pool';
@@ -230,30 +231,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
     if (exported.setup === 'function' && !noSetup) {
-      const reply = await runTransientRealm(
-        'setup',
-        { ...template, httpPort: http.connectVu(0) },
-        events,
-        plan.setupTimeout,
-      );
-      if (reply.type === 'timeout') {
+      const outcome = await runSetup(template, http, events, plan.setupTimeout);
+      if (outcome.ok) setupData = outcome.data;
+      else {
         setupFailed = true;
-        setError(
-          EXIT_SETUP_TIMEOUT,
-          `setup() execution timed out after ${plan.setupTimeout / 1000} seconds (hint: increase setupTimeout in the options)`,
-        );
-      } else if (reply.type === 'aborted') {
-        setupFailed = true;
-        abort(EXIT_SCRIPT_ABORTED, `test aborted${reply.message ? `: ${reply.message}` : ''}`);
-      } else if (reply.type === 'result') {
-        if (reply.ok) setupData = reply.value;
-        else {
-          setupFailed = true;
-          setError(EXIT_SCRIPT_EXCEPTION, reply.message);
-        }
-      } else if (reply.type === 'initError') {
-        setupFailed = true;
-        setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+        if (outcome.aborted) abort(outcome.exitCode, outcome.message);
+        else setError(outcome.exitCode, outcome.message);
       }
     }
 
@@ -285,19 +268,8 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     }
 
     if (exported.teardown === 'function' && !noTeardown && !setupFailed) {
-      const reply = await runTransientRealm(
-        'teardown',
-        { ...template, httpPort: http.connectVu(0), argument: setupData },
-        { ...events, onAbort: () => {} },
-        plan.teardownTimeout,
-      );
-      if (reply.type === 'timeout')
-        setError(
-          EXIT_TEARDOWN_TIMEOUT,
-          `teardown() execution timed out after ${plan.teardownTimeout / 1000} seconds`,
-        );
-      else if (reply.type === 'result' && !reply.ok) setError(EXIT_SCRIPT_EXCEPTION, reply.message);
-      else if (reply.type === 'initError') setError(EXIT_SCRIPT_EXCEPTION, reply.message);
+      const outcome = await runTeardown(template, http, events, plan.teardownTimeout, setupData);
+      if (!outcome.ok) setError(outcome.exitCode, outcome.message);
     }
   } catch (error) {
     setError(exitCodeOf(error), (error as Error).message);
