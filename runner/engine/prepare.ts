@@ -128,7 +128,6 @@ export async function prepareRun(
   input: PrepareInput,
   events: { aggregator?: Aggregator } = {},
 ): Promise<RunPlan> {
-  const { logger } = input;
   for (const k of Object.keys(input.cliEnv))
     if (!ENV_NAME.test(k))
       throw new BenchError(
@@ -140,7 +139,6 @@ export async function prepareRun(
     for (const [k, v] of Object.entries(input.processEnv)) if (v !== undefined) env[k] = v;
   Object.assign(env, input.cliEnv);
 
-  let script: LoadedScript;
   try {
     readFileSync(input.scriptPath);
   } catch (error) {
@@ -149,8 +147,23 @@ export async function prepareRun(
       EXIT_GENERIC_ERROR,
     );
   }
-  script = await loadScript(input.scriptPath);
+  const script = await loadScript(input.scriptPath);
+  try {
+    return await prepareLoaded(input, events, script, env);
+  } catch (error) {
+    // Any problem after loading (init, options, validation) leaves no temporary bundle behind.
+    script.dispose();
+    throw error;
+  }
+}
 
+async function prepareLoaded(
+  input: PrepareInput,
+  events: { aggregator?: Aggregator },
+  script: LoadedScript,
+  env: Record<string, string>,
+): Promise<RunPlan> {
+  const { logger } = input;
   const registry = new MetricRegistry();
   const aggregator = events.aggregator ?? new Aggregator(registry, []);
   const instance = newInt32Block(INSTANCE_WORDS);
@@ -187,7 +200,6 @@ export async function prepareRun(
     60_000,
   );
   if (init.type !== 'init0') {
-    script.dispose();
     const message =
       init.type === 'initError'
         ? init.message
@@ -197,7 +209,6 @@ export async function prepareRun(
     throw new BenchError(message, EXIT_SCRIPT_EXCEPTION);
   }
   const fail = (message: string, code: number): never => {
-    script.dispose();
     throw new BenchError(message, code);
   };
   const exported = init.exports;
