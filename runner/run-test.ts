@@ -103,6 +103,10 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     throw new BenchError((error as Error).message, 104);
   }
   const aggregator = new Aggregator(plan.registry, outputs, input.summaryMode === 'full');
+  aggregator.onTooManySeries = (n) =>
+    logger.warn(
+      `the test has generated more than ${n} unique time series, which is higher than the suggested limit; high-cardinality tags (e.g. unique URLs without a name tag) slow the runner down and use memory`,
+    );
 
   if (!input.quiet) {
     const lines = [

@@ -290,6 +290,9 @@ async function prepareLoaded(
     thresholds = built.thresholds;
     problems.push(...built.problems);
     for (const w of built.warnings) logger.warn(w);
+  } else if (options.thresholds) {
+    // --no-thresholds: nothing is evaluated, and definition errors are only warnings (as k6).
+    for (const p of buildThresholds(options.thresholds, registry).problems) logger.warn(p);
   }
 
   const setupTimeout = durationOption(options, 'setupTimeout', 60_000, problems);

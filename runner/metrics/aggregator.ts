@@ -22,6 +22,9 @@ export interface SampleOutput {
   ): void;
 }
 
+/** k6's suggested limit of distinct tag sets (time series) in one run. */
+const SERIES_WARNING = 100_000;
+
 export interface CheckCount {
   name: string;
   passes: number;
@@ -58,6 +61,12 @@ export class Aggregator {
   /** scenario -> check name -> counts (full mode). */
   readonly checksByScenario = new Map<string, Map<string, CheckCount>>();
 
+  /** Distinct tag sets seen across all realms (k6 warns past 100,000 time series). */
+  private readonly seriesKeys = new Set<string>();
+  private seriesWarned = false;
+  /** Called once when the number of distinct tag sets passes SERIES_WARNING. */
+  onTooManySeries: ((count: number) => void) | undefined;
+
   constructor(
     private readonly registry: MetricRegistry,
     private readonly outputs: SampleOutput[],
@@ -93,7 +102,12 @@ export class Aggregator {
       }
     }
     if (batch.names) for (const [id, name] of batch.names) src.metrics[id] = this.registry.resolve(name);
-    if (batch.tagSets) for (const [id, tags] of batch.tagSets) src.series[id] = { tags };
+    if (batch.tagSets) {
+      for (const [id, tags] of batch.tagSets) {
+        src.series[id] = { tags };
+        this.countSeries(tags);
+      }
+    }
     if (batch.metas) for (const [id, meta] of batch.metas) src.metas[id] = meta;
     const { metricIds, tagIds, metaIds, times, values } = batch;
     for (let i = 0; i < batch.count; i++) {
@@ -128,6 +142,17 @@ export class Aggregator {
       this.localSeries.set(key, series);
     }
     this.record(metric, this.sinksFor(metric, series), series, sample.time, sample.value, sample.metadata);
+  }
+
+  private countSeries(tags: Record<string, string>): void {
+    if (this.seriesWarned) return;
+    const keys = Object.keys(tags).sort();
+    this.seriesKeys.add(keys.map((k) => `${k}\u0000${tags[k]}`).join('\u0001'));
+    if (this.seriesKeys.size > SERIES_WARNING) {
+      this.seriesWarned = true;
+      this.seriesKeys.clear();
+      this.onTooManySeries?.(SERIES_WARNING);
+    }
   }
 
   private sinksFor(metric: Metric, series: Series): AnySink[] {

@@ -47,6 +47,19 @@ describe('bench run exit codes', () => {
     expect(r.ms).toBeLessThan(20_000);
   });
 
+  it('--no-thresholds skips evaluation and turns definition errors into warnings', async () => {
+    const bad = await bench([
+      'run',
+      '-q',
+      '--no-thresholds',
+      fixture('threshold-unknown-metric-exit-104.js'),
+    ]);
+    expect(bad.code, bad.stderr).toBe(0);
+    expect(bad.stderr).toMatch(/level=warning msg="invalid threshold defined on no_such_metric/);
+    const failing = await bench(['run', '-q', '--no-thresholds', fixture('thresholds-failed-exit-99.js')]);
+    expect(failing.code, failing.stderr).toBe(0);
+  });
+
   it('a missing script is a generic error (255) naming the file', async () => {
     const r = await bench(['run', 'tests/runner/fixtures/does-not-exist.js']);
     expect(r.code).toBe(255);
