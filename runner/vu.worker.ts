@@ -4,9 +4,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
 import { runActivation } from './vu/activation';
 import { TestAbort } from './vu/interruption';
-import { scriptStack } from './vu/iteration';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
+import { scriptStack } from './vu/script-stack';
 import type { MainToRealm, RealmData } from './vu/wire';
 
 process.setSourceMapsEnabled(true);
@@ -16,6 +16,11 @@ const rt = new VuRuntime(data);
 function describe(error: unknown): string {
   return error instanceof Error ? scriptStack(error) : String(error);
 }
+
+process.on('uncaughtException', (error) => {
+  if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
+  else rt.log('error', `uncaught exception: ${describe(error)}`, { source: 'stacktrace' });
+});
 
 process.on('unhandledRejection', (reason) => {
   if (reason instanceof TestAbort) post({ type: 'abort', message: reason.reason });

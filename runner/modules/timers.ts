@@ -2,8 +2,14 @@
 // ends only when they have fired or been cleared; an interruption clears them all.
 import * as nodeTimers from 'node:timers';
 import type { VuRuntime } from '../vu/runtime';
+import { scriptStack } from '../vu/script-stack';
 
 export function createTimersModule(rt: VuRuntime) {
+  // A throwing callback is the script's error, logged like an iteration's; it must not end the VU thread.
+  const report = (error: unknown) =>
+    rt.log('error', error instanceof Error ? scriptStack(error) : String(error), {
+      source: 'stacktrace',
+    });
   const live = new Map<number, { handle: NodeJS.Timeout; release: () => void; interval: boolean }>();
   let nextId = 1;
 
@@ -23,6 +29,8 @@ export function createTimersModule(rt: VuRuntime) {
       live.delete(id);
       try {
         fn(...args);
+      } catch (error) {
+        report(error);
       } finally {
         release();
       }
@@ -34,7 +42,13 @@ export function createTimersModule(rt: VuRuntime) {
   function setInterval(fn: (...args: unknown[]) => void, ms = 0, ...args: unknown[]): number {
     const id = nextId++;
     const release = rt.holdLoop();
-    const handle = nodeTimers.setInterval(() => fn(...args), Number(ms) || 0);
+    const handle = nodeTimers.setInterval(() => {
+      try {
+        fn(...args);
+      } catch (error) {
+        report(error);
+      }
+    }, Number(ms) || 0);
     live.set(id, { handle, release, interval: true });
     return id;
   }

@@ -4,6 +4,7 @@
 import { IN_COMPLETED, IN_INTERRUPTED, nowMs, SC_COMPLETED, SC_INTERRUPTED } from '../control-block';
 import { IterationInterrupted, TestAbort } from './interruption';
 import type { VuRuntime } from './runtime';
+import { scriptStack } from './script-stack';
 
 export type Outcome = 'completed' | 'interrupted';
 
@@ -15,13 +16,6 @@ export interface IterationContext {
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return v !== null && typeof v === 'object' && typeof (v as { then?: unknown }).then === 'function';
-}
-
-/** The error's stack without the runner's own frames (k6 shows only the script's). */
-export function scriptStack(error: Error): string {
-  const lines = (error.stack ?? String(error)).split('\n');
-  const runnerFrame = /\/dist\/[\w.-]+\.js:|\(node:|at node:|\[nodejs\.internal/;
-  return lines.filter((l, i) => i === 0 || !runnerFrame.test(l)).join('\n');
 }
 
 /** Logs a script exception the way k6 does (level error, source=stacktrace) and returns "completed". */
