@@ -100,7 +100,8 @@ function script(opts: {
   bigBody?: boolean;
   figures: string;
 }): string {
-  const vus = Math.max(10, Math.ceil(opts.rate / 200));
+  // One VU per 10 iterations/s: each VU may take up to 10 ms per iteration (request + thread hand-offs).
+  const vus = Math.max(20, Math.ceil(opts.rate / 100));
   return `
 import http from 'k6/http';
 export const options = {
