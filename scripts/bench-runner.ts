@@ -164,17 +164,23 @@ async function main(): Promise<void> {
     console.log(`   p50 ratio runner/autocannon: ${(r1.p50 / ac.p50).toFixed(2)}x (target <= 1.2x)\n`);
 
     console.log(`2. highest constant-arrival rate with 0 dropped (${STEP_SECONDS}s per step)`);
+    // Every step runs (a drop at one rate can be a stall of the machine), until the achieved rate falls below half
+    // the asked one; the figures are the highest rate with 0 dropped and the highest achieved rate.
     let best = 0;
+    let achieved = 0;
     for (const rate of STEPS) {
       const f = figs(`step-${rate}`);
       const r = await withFigures(script({ url, rate, seconds: STEP_SECONDS, figures: f }), f);
       console.log(
         `   ${String(rate).padStart(6)}/s: achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped}, start lag p99 ${ms(r.lagP99)}`,
       );
-      if (r.dropped > 0) break;
-      best = rate;
+      achieved = Math.max(achieved, r.rate);
+      if (r.dropped === 0) best = rate;
+      if (r.rate < rate / 2) break;
     }
-    console.log(`   highest sustained with 0 dropped: ${best}/s (target >= 10000/s)\n`);
+    console.log(
+      `   highest sustained with 0 dropped: ${best}/s (target >= 10000/s); highest achieved: ${achieved.toFixed(1)}/s\n`,
+    );
 
     console.log(`3. start lag while another VU sends 30 MB bodies (${LAG_RATE}/s GETs for ${LAG_SECONDS}s)`);
     const f3 = figs('lag');
