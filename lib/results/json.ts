@@ -1,5 +1,6 @@
 // The result JSON's stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 import type { BacklogConfig } from '../backlog-config';
+import { METRIC } from '../metric-names';
 import {
   buildCells,
   buildSnapshots,
@@ -22,6 +23,8 @@ export interface BacklogResult {
   cells: Cell[];
   metadata_snapshots: MetadataSnapshot[];
   dropped_iterations: number;
+  /** What the writers did after setup: rows acknowledged and failed write requests (all phases). */
+  writes: { rows: number; errors: number };
   thresholds: { passed: boolean; failed: FailedThreshold[] };
 }
 
@@ -85,6 +88,10 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     cells: buildCells(data, config.queryDurationS),
     metadata_snapshots: snapshots,
     dropped_iterations: data.metrics.dropped_iterations?.values.count ?? 0,
+    writes: {
+      rows: data.metrics[METRIC.rowsWritten]?.values.count ?? 0,
+      errors: data.metrics[METRIC.writeErrors]?.values.count ?? 0,
+    },
     thresholds: { passed: failed.length === 0, failed },
   };
 }

@@ -69,6 +69,10 @@ export function renderMarkdown(r: BacklogResult): string {
         `- ${phaseLabel(cell.phase, c)}, ${cell.consistency}: ${formatErrorsByStatus(cell.errors_by_status)}`,
       );
   }
+  lines.push(
+    '',
+    `Writers: ${r.writes.rows} rows acknowledged after setup, ${r.writes.errors} failed write requests.`,
+  );
   lines.push('');
   if (r.thresholds.passed) lines.push(`All thresholds passed; ${r.dropped_iterations} dropped iterations.`);
   else {

@@ -87,6 +87,7 @@ describe('buildResult (the stable JSON shape)', () => {
       'cells',
       'metadata_snapshots',
       'dropped_iterations',
+      'writes',
       'thresholds',
     ]);
     expect(result).toMatchObject({
@@ -96,6 +97,7 @@ describe('buildResult (the stable JSON shape)', () => {
       target: { kind: 'emulator', base_url: 'http://127.0.0.1:8787' },
       versions: { bench: '0.1.0', commit: 'abc1234', runner: 'bench 0.1.0', node: 'v20.19.0' },
       dropped_iterations: 0,
+      writes: { rows: 7650, errors: 2 },
       thresholds: { passed: true, failed: [] },
     });
   });

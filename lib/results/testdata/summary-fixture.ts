@@ -45,7 +45,11 @@ const gauge = (value: number): SummaryMetric => ({
 const counter = (count: number): SummaryMetric => ({ type: 'counter', values: { count, rate: count / 70 } });
 
 export function fixtureSummary(): SummaryData {
-  const metrics: Record<string, SummaryMetric> = { dropped_iterations: counter(0) };
+  const metrics: Record<string, SummaryMetric> = {
+    dropped_iterations: counter(0),
+    rows_written: counter(7650),
+    write_errors: counter(2),
+  };
   let cellIndex = 0;
   for (const phase of PHASES) {
     for (const consistency of CONSISTENCIES) {
