@@ -17,11 +17,13 @@ describe('cost guard', () => {
       maxRows: 1500000,
       maxBytes: 1500000 * 3080,
       maxQueries: 60100,
+      maxMetadataReads: (4 + 100) * 601,
       durationS: 601,
     });
     expect(formatPlan(config, plan)).toBe(
       'plan for https://gcp-us-central1.turbopuffer.com: seed 100000 rows, write at most 1500000 rows ' +
-        '(4.3 GiB of 768-d f32 vectors), start at most 60100 queries over at most 601 s (plus setup), ' +
+        '(4.3 GiB of 768-d f32 vectors), start at most 60100 queries and 62504 metadata reads over at most ' +
+        '601 s (plus setup), ' +
         'one namespace, deleted at the end (CLEANUP=1)',
     );
   });

@@ -12,6 +12,11 @@ export interface CostPlan {
   maxBytes: number;
   /** Queries the arrival-rate scenario can start at most. */
   maxQueries: number;
+  /**
+   * Metadata reads (billed like zero-row queries): each VU reads at most once per second, writers all the time,
+   * query VUs only while a phase gate is awaited; this bound counts every VU for the whole duration.
+   */
+  maxMetadataReads: number;
   /** Upper bound of the scenarios' duration. */
   durationS: number;
 }
@@ -23,6 +28,7 @@ export function planCost(c: BacklogConfig, durationMs: number): CostPlan {
     maxRows: c.maxTotalRows,
     maxBytes: c.maxTotalRows * rowBytes(c.dims),
     maxQueries: Math.ceil(c.queryRate * durationS),
+    maxMetadataReads: (c.writers + c.queryMaxVus) * durationS,
     durationS,
   };
 }
@@ -31,6 +37,7 @@ export function formatPlan(c: BacklogConfig, p: CostPlan): string {
   return (
     `plan for ${c.target.baseUrl}: seed ${p.seedRows} rows, write at most ${p.maxRows} rows ` +
     `(${formatBytes(p.maxBytes)} of ${c.dims}-d f32 vectors), start at most ${p.maxQueries} queries ` +
+    `and ${p.maxMetadataReads} metadata reads ` +
     `over at most ${p.durationS} s (plus setup), one namespace${c.cleanup ? ', deleted at the end (CLEANUP=1)' : ' kept at the end (CLEANUP=0)'}`
   );
 }
