@@ -52,7 +52,8 @@ describe('Aggregator', () => {
     other.add({ metric: 'my_trend', time: 1, value: 7, tags: {} });
     other.flush();
     expect(registry.get('my_trend')).toMatchObject({ type: 'trend', contains: 'time' });
-    expect((registry.get('my_trend')?.sink as TrendSink).avg).toBe(6);
+    const trend = registry.get('my_trend');
+    expect(trend && (trend.sink as TrendSink).avg).toBe(6);
     expect(registry.get('iterations')?.sink.samples).toBe(1);
   });
 
