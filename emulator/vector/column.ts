@@ -176,9 +176,7 @@ export class SegmentedColumn implements VectorColumn {
       p.lists === 0 ? p.to - p.from : ((p.to - p.from) * Math.min(1, (p.nprobe * probeFactor) / p.lists)) / 2;
     const totalCost = parts.reduce((s, p) => s + cost(p), 0);
     const local = totalCost * this.dims < LOCAL_WORK;
-    const groups = local
-      ? [parts]
-      : splitByCost(parts, this.executor.parallelism, cost, (p) => p.lists === 0);
+    const groups = local ? [parts] : splitByCost(parts, this.executor.pieces, cost, (p) => p.lists === 0);
     const results = await this.runAll(
       groups.map((g) => ({ ...base, parts: g })),
       local,
@@ -242,7 +240,7 @@ export class SegmentedColumn implements VectorColumn {
       ? [parts]
       : splitByCost(
           parts,
-          this.executor.parallelism,
+          this.executor.pieces,
           (p) => p.to - p.from,
           () => true,
         );

@@ -13,6 +13,8 @@ export interface Executor {
   readonly slots: number;
   /** Tasks of one search that run at the same time. */
   readonly parallelism: number;
+  /** How many pieces to cut a large search into (at least parallelism). */
+  readonly pieces: number;
   /** Makes a segment known to every thread; returns its id. */
   addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number;
   /** This thread's runtime for a segment (appends, get, small searches). */
@@ -38,6 +40,7 @@ export function runTask(task: SearchTask, lookup: (seg: number) => SegmentRuntim
 export class InThreadExecutor implements Executor {
   readonly slots = 1;
   readonly parallelism = 1;
+  readonly pieces = 1;
   private readonly segments = new Map<number, SegmentRuntime>();
   private nextId = 1;
 
