@@ -80,7 +80,7 @@ export interface WorkerPoolOptions {
   workerUrl?: URL;
   /**
    * Pieces a large search is cut into per scan worker. More pieces even out workers that run at different speeds,
-   * at the cost of more round trips; on this machine 3 measured no better than 1 (same-process A/B under load).
+   * at the cost of more round trips and of a k-th-best bound that each piece builds up on its own.
    * @default 1
    */
   piecesPerWorker?: number;
