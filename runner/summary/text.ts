@@ -106,7 +106,7 @@ function resultBlock(
   const { pad, p, timeUnit, stats, compact } = ctx;
   const entries = Object.entries(metrics);
   const lines: string[] = [];
-  const rows: Array<{ section: string; name: string; values: string[] }> = [];
+  const rows: Array<{ section: string; name: string; values: string[]; trend?: boolean }> = [];
   if (checks.length > 0) {
     const passes = checks.reduce((s, c) => s + c.passes, 0);
     const fails = checks.reduce((s, c) => s + c.fails, 0);
@@ -143,17 +143,21 @@ function resultBlock(
       section: category(parent),
       name: suffix === undefined ? key : `  { ${suffix} }`,
       values: metricValues(m, timeUnit, stats),
+      trend: m.type === 'trend',
     });
   }
   const nameWidth = Math.max(35, ...rows.map((r) => r.name.length + 3));
-  const colWidths: number[] = [];
+  // Trend columns align among trends; counters, rates and gauges share their own (narrower) columns.
+  const widths = { trend: [] as number[], other: [] as number[] };
   for (const r of rows) {
-    for (let i = 0; i < r.values.length; i++) colWidths[i] = Math.max(colWidths[i] ?? 0, r.values[i].length);
+    const w = r.trend ? widths.trend : widths.other;
+    for (let i = 0; i < r.values.length; i++) w[i] = Math.max(w[i] ?? 0, r.values[i].length);
   }
-  const render = (r: (typeof rows)[number]) =>
-    `${pad}  ${r.name}${p.faint('.'.repeat(Math.max(1, nameWidth - r.name.length)))}: ${r.values
-      .map((v, i) => (i < r.values.length - 1 ? v.padEnd(Math.min(colWidths[i], 12)) : v))
-      .join(' ')}`.trimEnd();
+  const render = (r: (typeof rows)[number]) => {
+    const w = r.trend ? widths.trend : widths.other;
+    const values = r.values.map((v, i) => (i < r.values.length - 1 ? v.padEnd(w[i]) : v)).join(' ');
+    return `${pad}  ${r.name}${p.faint('.'.repeat(Math.max(1, nameWidth - r.name.length)))}: ${values}`.trimEnd();
+  };
   const order = ['CHECKS', 'CUSTOM', 'HTTP', 'EXECUTION', 'NETWORK'];
   for (const section of order) {
     const inSection = rows.filter((r) => r.section === section);
