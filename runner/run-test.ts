@@ -182,6 +182,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     input.stdout,
     !input.quiet,
     plan.plan.maxDuration,
+    plan.plan.plannedPeak,
   );
 
   // vus / vus_max every second, event-loop lag, thresholds every 2 s.
@@ -221,6 +222,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   let setupFailed = false;
   try {
     try {
+      display.start();
       await pool.prepare(plan.plan.plannedPeak);
     } catch (error) {
       throw error instanceof BenchError
@@ -229,12 +231,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     }
     tick(false);
     ticker = setInterval(tick, 1000);
-    display.start();
 
     const exported = plan.init.exports;
     const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
     if (exported.setup === 'function' && !noSetup) {
+      display.phase = 'setup';
       const outcome = await runSetup(template, http, events, plan.setupTimeout);
       if (outcome.ok) setupData = outcome.data;
       else {
@@ -268,10 +270,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
         warn: (m) => logger.warn(m),
         onStarted: tick,
       };
+      display.phase = 'running';
       await Promise.all(plan.scenarios.map((c, i) => runScenario(c, progress[i], env)));
     }
 
     if (exported.teardown === 'function' && !noTeardown && !setupFailed) {
+      display.phase = 'teardown';
       const outcome = await runTeardown(template, http, events, plan.teardownTimeout, setupData);
       if (!outcome.ok) setError(outcome.exitCode, outcome.message);
     }

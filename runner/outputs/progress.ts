@@ -99,14 +99,26 @@ export class ProgressDisplay {
     private readonly out: NodeJS.WriteStream,
     private readonly enabled: boolean,
     private readonly maxDuration: number,
+    private readonly plannedVUs: number,
   ) {
     this.tty = Boolean(out.isTTY);
   }
+
+  /** What the first line shows: VU initialisation, setup(), the run, teardown(). */
+  phase: 'init' | 'setup' | 'running' | 'teardown' = 'init';
 
   render(): string[] {
     const active = Atomics.load(this.instance, IN_VUS_ACTIVE);
     const init = Atomics.load(this.instance, IN_VUS_INITIALIZED);
     const w = String(init).length;
+    if (this.phase === 'init') {
+      const fraction = this.plannedVUs > 0 ? Math.min(1, init / this.plannedVUs) : 1;
+      const bar = this.tty
+        ? `[${'='.repeat(Math.floor(fraction * 40)).padEnd(40, '-')}]`
+        : `[${String(Math.floor(fraction * 100)).padStart(4)}% ]`;
+      return [`Init ${bar} ${init}/${this.plannedVUs} VUs initialized`];
+    }
+    if (this.phase === 'setup') return ['setup()'];
     const elapsed = nowMs() - this.started;
     // k6 prints the run clock as m:ss.s ("0m05.0s") up to 10 minutes, wider beyond.
     const head = `running (${fixedWidthTime(elapsed, Math.max(60_000, Math.min(this.maxDuration, 599_999)))}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.instance, IN_COMPLETED)} complete and ${Atomics.load(this.instance, IN_INTERRUPTED)} interrupted iterations`;
@@ -114,7 +126,9 @@ export class ProgressDisplay {
     const sorted = [...this.scenarios].sort(
       (a, b) => a.config.startTime - b.config.startTime || a.config.name.localeCompare(b.config.name),
     );
-    return [head, ...sorted.map((s) => scenarioLine(s, width, this.tty))];
+    const lines = [head, ...sorted.map((s) => scenarioLine(s, width, this.tty))];
+    if (this.phase === 'teardown') lines.push('teardown()');
+    return lines;
   }
 
   private draw(): void {
@@ -135,6 +149,8 @@ export class ProgressDisplay {
   stop(): void {
     if (!this.enabled) return;
     if (this.timer) clearInterval(this.timer);
+    // The final render shows the run (k6 ends with the scenario lines, not the teardown() line).
+    if (this.phase !== 'init') this.phase = 'running';
     this.draw();
   }
 }
