@@ -2,6 +2,9 @@
 // separate files (k6/http in runner/modules/http.ts and runner/http/). The core creates one ModuleHost per VU realm
 // (VU workers, and the transient realms for init #0, setup, teardown and handleSummary) and hands it to the module
 // factories. Owned by the runner core; change it only together with its users.
+// Realm notes for module authors: the realm's global setTimeout/setInterval are k6/timers (they keep the current
+// iteration open), so module-internal timers must come from `node:timers`; signal words past SIGNAL_INTERRUPT are
+// the core's (runner/control-block.ts).
 import type { MessagePort } from 'node:worker_threads';
 
 /** Epoch milliseconds with sub-millisecond precision (performance.timeOrigin + performance.now()). */
