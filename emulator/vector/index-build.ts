@@ -4,6 +4,7 @@ import { chord } from './bounds';
 import { widenCodes } from './kernels/kernels';
 import { centroidSqNorms, nearestCentroid, trainCentroids } from './kmeans';
 import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
+import { quantizeRows } from './quantize';
 import { sampleDistinct, seededRandom } from './random';
 import type { SegmentLookup } from './scan-exec';
 import type { SegmentRuntime } from './segment-runtime';
@@ -30,21 +31,6 @@ export const MAX_PROBE_SHARE = 0.4;
 
 export function listCount(rows: number): number {
   return Math.max(8, Math.min(MAX_LISTS, Math.round(rows / ROWS_PER_LIST)));
-}
-
-function quantizeRows(rt: SegmentRuntime, metric: DistanceMetric, from: number, to: number): void {
-  const { layout, kernels } = rt;
-  const d = layout.dims;
-  if (to <= from) return;
-  kernels.quantize(
-    layout.vectors + from * d * 4,
-    to - from,
-    d,
-    metric === 'cosine_distance',
-    layout.codes + from * d,
-    layout.scales + from * 4,
-    layout.norms + from * 4,
-  );
 }
 
 /**

@@ -5,6 +5,7 @@
 //   codes        capacity x dims int8, row order                                 written by indexing
 //   scales       capacity f32 (codes * scale = the row, normalised for cosine)   written by indexing
 //   norms        capacity f32 (1/|x| for cosine, |x|^2 for euclidean)            written by indexing
+//   residuals    capacity f32, |quantisation error| of each row (exact scans)  written by indexing
 //   ids          capacity u32, the segment's local row numbers in list order      written once, when the IVF is built
 //   centroids    maxLists x dims f32                                             written once, with ids
 //   listOffsets  (maxLists + 1) u32, list l = ids[listOffsets[l] .. listOffsets[l+1])
@@ -35,9 +36,10 @@ export interface SlotLayout {
   queryCodes: number;
   /** dims int8: where the quantiser writes the query codes before widening (the upper half of queryCodes). */
   queryCodes8: number;
-  /** f32 scale and f32 norm of the quantised query. */
+  /** f32 scale, norm and residual of the quantised query. */
   queryScale: number;
   queryNorm: number;
+  queryResidual: number;
   /** CHUNK_ROWS f32 kernel outputs. */
   scores: number;
   /** CHUNK_ROWS u32 local row numbers for gather kernels. */
@@ -53,6 +55,7 @@ export interface SegmentLayout {
   codes: number;
   scales: number;
   norms: number;
+  residuals: number;
   ids: number;
   centroids: number;
   listOffsets: number;
@@ -66,7 +69,7 @@ export interface SegmentLayout {
 
 /** Bytes per row over all per-row regions. */
 export function rowBytes(dims: number): number {
-  return dims * 4 + dims + 4 + 4 + 4;
+  return dims * 4 + dims + 4 + 4 + 4 + 4;
 }
 
 /** Row capacity of the segment with this index (0, 1, 2, ...): geometric growth, capped in rows and bytes. */
@@ -88,6 +91,7 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
   const codes = take(capacity * dims);
   const scales = take(capacity * 4);
   const norms = take(capacity * 4);
+  const residuals = take(capacity * 4);
   const ids = take(capacity * 4);
   const centroids = take(MAX_LISTS * dims * 4);
   const listOffsets = take((MAX_LISTS + 1) * 4);
@@ -105,6 +109,7 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
     codes,
     scales,
     norms,
+    residuals,
     ids,
     centroids,
     listOffsets,
@@ -125,7 +130,8 @@ export function slotLayout(layout: SegmentLayout, slot: number): SlotLayout {
   const queryCodes8 = queryCodes + layout.dims;
   const queryScale = queryCodes + align16(layout.dims * 2);
   const queryNorm = queryScale + 4;
+  const queryResidual = queryScale + 8;
   const scores = queryScale + 16;
   const ids = scores + CHUNK_ROWS * 4;
-  return { query, queryCodes, queryCodes8, queryScale, queryNorm, scores, ids };
+  return { query, queryCodes, queryCodes8, queryScale, queryNorm, queryResidual, scores, ids };
 }

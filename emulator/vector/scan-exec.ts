@@ -2,8 +2,9 @@
 // thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
 import { countRows, forEachRow, hasRow } from './bitset';
 import { canSkipList, chord } from './bounds';
-import { type Estimate, widenCodes } from './kernels/kernels';
+import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, slotLayout } from './layout';
+import { quantizeQuery } from './quantize';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
 import { TopK } from './top-k';
@@ -116,16 +117,7 @@ function annPart(
   const { dead, allow } = task;
   const sl = slotLayout(layout, slot);
   f32.set(task.query, sl.query >> 2);
-  kernels.quantize(
-    sl.query,
-    1,
-    dims,
-    task.metric === 'cosine_distance',
-    sl.queryCodes8,
-    sl.queryScale,
-    sl.queryNorm,
-  );
-  widenCodes(rt.i8, rt.i16, sl.queryCodes8, sl.queryCodes, dims);
+  quantizeQuery(rt, task.metric, slot);
   const estimate = estimateFor(rt, task.metric, slot);
   const s = sl.scores >> 2;
   if (part.lists === 0) {

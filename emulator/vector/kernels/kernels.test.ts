@@ -135,6 +135,19 @@ describe('int8 kernels', () => {
         expect(s.f32[(s.out >> 2) + i]).toBe(intDot(expected[r], expected[3]));
       });
 
+      // residuals = |x * f - scale * codes| per row (f = 1/|x| for the normalised quantisation).
+      const res = Math.ceil((norms + ROWS * 4) / 16) * 16 + 4096;
+      s.k.quantize(s.base, ROWS, dims, true, codes, scales, norms);
+      s.k.residuals(s.base, ROWS, dims, true, codes, scales, norms, res);
+      for (let r = 0; r < ROWS; r++) {
+        const f = s.f32[(norms >> 2) + r];
+        const sc = s.f32[(scales >> 2) + r];
+        let sum = 0;
+        for (let j = 0; j < dims; j++)
+          sum += (s.rows[r * dims + j] * f - sc * s.i8[codes + r * dims + j]) ** 2;
+        expect(Math.abs(s.f32[(res >> 2) + r] - Math.sqrt(sum))).toBeLessThan(1e-5);
+      }
+
       // estimate_i8 = c + w * norms[i] + b * scales[i] * dot, contiguous and gathered.
       const e = { scales, norms, c: 0.5, w: 2, b: -0.25 };
       s.k.quantize(s.base, ROWS, dims, true, codes, scales, norms);

@@ -21,6 +21,20 @@ export interface Kernels {
    * metric: see the WAT).
    */
   estimateI8(base: number, n: number, dims: number, q: number, out: number, e: Estimate): void;
+  /**
+   * Per row, |x * f - scale * codes| (f = 1/|x| from norms when normalize, else 1): the quantisation error that
+   * bounds int8 estimates. Call after quantize on the same rows.
+   */
+  residuals(
+    src: number,
+    n: number,
+    dims: number,
+    normalize: boolean,
+    codes: number,
+    scales: number,
+    norms: number,
+    out: number,
+  ): void;
   estimateI8Ids(
     base: number,
     ids: number,
@@ -55,6 +69,7 @@ export interface Estimate {
 }
 
 interface KernelExports {
+  residuals(...args: number[]): void;
   dot_f32(base: number, n: number, dims: number, q: number, out: number): void;
   estimate_i8(...args: number[]): void;
   estimate_i8_ids(...args: number[]): void;
@@ -113,6 +128,8 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
       x.estimate_i8(base | 0, n, dims, q | 0, out | 0, e.scales | 0, e.norms | 0, e.c, e.w, e.b),
     estimateI8Ids: (base, ids, n, dims, q, out, e) =>
       x.estimate_i8_ids(base | 0, ids | 0, n, dims, q | 0, out | 0, e.scales | 0, e.norms | 0, e.c, e.w, e.b),
+    residuals: (src, n, dims, normalize, codes, scales, norms, out) =>
+      x.residuals(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0, out | 0),
     quantize: (src, n, dims, normalize, codes, scales, norms) =>
       x.quantize(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0),
   };

@@ -353,6 +353,51 @@
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $rows))))
 
+  ;; Per row, the L2 norm of the quantisation residual |x * f - scale * codes|, f = norms[i] (1/|x|) when $normalize
+  ;; and 1 otherwise. It bounds how far an int8 estimate can be from the exact dot product (scan-exec.ts).
+  (func (export "residuals") (param $src i32) (param $n i32) (param $dims i32) (param $normalize i32)
+      (param $codes i32) (param $scales i32) (param $norms i32) (param $out i32)
+    (local $i i32) (local $j i32) (local $p i32) (local $c i32) (local $end4 i32)
+    (local $f f32) (local $s f32) (local $r f32) (local $sum f32)
+    (local $acc v128) (local $vf v128) (local $vs v128) (local $d v128)
+    (local.set $end4 (i32.and (local.get $dims) (i32.const -4)))
+    (local.set $p (local.get $src))
+    (local.set $c (local.get $codes))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $f (select (f32.load (i32.add (local.get $norms) (i32.shl (local.get $i) (i32.const 2))))
+        (f32.const 1) (local.get $normalize)))
+      (local.set $s (f32.load (i32.add (local.get $scales) (i32.shl (local.get $i) (i32.const 2)))))
+      (local.set $vf (f32x4.splat (local.get $f)))
+      (local.set $vs (f32x4.splat (local.get $s)))
+      (local.set $acc (v128.const f32x4 0 0 0 0))
+      (local.set $j (i32.const 0))
+      (block $b4 (loop $l4
+        (br_if $b4 (i32.ge_u (local.get $j) (local.get $end4)))
+        (local.set $d (f32x4.sub
+          (f32x4.mul (local.get $vf) (v128.load (i32.add (local.get $p) (i32.shl (local.get $j) (i32.const 2)))))
+          (f32x4.mul (local.get $vs) (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (i16x8.extend_low_i8x16_s
+            (v128.load32_zero (i32.add (local.get $c) (local.get $j)))))))))
+        (local.set $acc (f32x4.add (local.get $acc) (f32x4.mul (local.get $d) (local.get $d))))
+        (local.set $j (i32.add (local.get $j) (i32.const 4)))
+        (br $l4)))
+      (local.set $sum (f32.add
+        (f32.add (f32x4.extract_lane 0 (local.get $acc)) (f32x4.extract_lane 1 (local.get $acc)))
+        (f32.add (f32x4.extract_lane 2 (local.get $acc)) (f32x4.extract_lane 3 (local.get $acc)))))
+      (block $b1 (loop $l1
+        (br_if $b1 (i32.ge_u (local.get $j) (local.get $dims)))
+        (local.set $r (f32.sub
+          (f32.mul (local.get $f) (f32.load (i32.add (local.get $p) (i32.shl (local.get $j) (i32.const 2)))))
+          (f32.mul (local.get $s) (f32.convert_i32_s (i32.load8_s (i32.add (local.get $c) (local.get $j)))))))
+        (local.set $sum (f32.add (local.get $sum) (f32.mul (local.get $r) (local.get $r))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $l1)))
+      (f32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2))) (f32.sqrt (local.get $sum)))
+      (local.set $p (i32.add (local.get $p) (i32.shl (local.get $dims) (i32.const 2))))
+      (local.set $c (i32.add (local.get $c) (local.get $dims)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
+
   ;; Quantises $n f32 rows at $src to int8 codes (code = round(x * 127 / max|x|)). Per row: $scales gets the factor
   ;; that turns codes back into the (normalised when $normalize != 0) vector, $norms gets 1/|x| when normalising
   ;; (cosine) and |x|^2 otherwise (euclidean).
