@@ -66,6 +66,9 @@ export class SegmentedColumn implements VectorColumn {
   private rows = 0;
   /** Rows whose vector pages have been handed to the executor's prefaulter. */
   private prefaulted = 0;
+  /** Rows [0, quantized) have int8 codes and residuals: exact scans bound them with int8 first. */
+  private quantized = 0;
+  private quantizeFailed = false;
   private snapshot: Snapshot = { indexedRows: 0, ivf: new Map() };
   private indexing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -113,6 +116,7 @@ export class SegmentedColumn implements VectorColumn {
       done += n;
     }
     this.prefaultAhead();
+    this.quantizeFresh(first, this.rows);
     return first;
   }
 
@@ -251,6 +255,7 @@ export class SegmentedColumn implements VectorColumn {
       k: options.k,
       dead: options.dead,
       allow: options.allow,
+      quantized: this.quantized,
     };
     const results = await this.runAll(
       groups.map((g) => ({ ...base, parts: g })),
@@ -269,6 +274,27 @@ export class SegmentedColumn implements VectorColumn {
   private async runAll(tasks: SearchTask[], local: boolean): Promise<TaskResult[]> {
     if (local) return tasks.map((t) => this.executor.runHere(t));
     return this.executor.run(tasks);
+  }
+
+  /**
+   * Quantises appended rows [from, to) off the request thread. The executor finishes jobs in order, so the frontier
+   * only moves once every row below it is written.
+   */
+  private quantizeFresh(from: number, to: number): void {
+    for (const p of rangeParts(this.segments, from, to)) {
+      const end = p.rowBase + p.to;
+      this.executor
+        .quantize({ kind: 'quantize', metric: this.metric, seg: p.seg, from: p.from, to: p.to })
+        .then(
+          () => {
+            if (!this.quantizeFailed) this.quantized = Math.max(this.quantized, end);
+          },
+          () => {
+            // Rows past a failed job may lack codes: stop the frontier there; they stay with the f32 scan.
+            this.quantizeFailed = true;
+          },
+        );
+    }
   }
 
   /** The segment that holds `row`, allocating segments up to it (the last one may still be empty). */

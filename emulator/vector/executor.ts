@@ -1,10 +1,13 @@
 // Where tasks run. The column talks to this interface only: the in-thread executor here (tests, tiny columns, a
 // process without dist/ workers) and the worker pool (worker-pool.ts) behave the same, the pool just in parallel.
+
+import { runAnn } from './ann-scan';
+import { runExact } from './exact-scan';
 import { runIndexJob } from './index-build';
 import type { SegmentLayout } from './layout';
-import { runAnn, runExact } from './scan-exec';
+import { quantizeRows } from './quantize';
 import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
-import type { AnnTask, ExactTask, IndexJob, IndexResult, TaskResult } from './tasks';
+import type { AnnTask, ExactTask, IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 
 export type SearchTask = ExactTask | AnnTask;
 
@@ -22,6 +25,8 @@ export interface Executor {
   dropSegment(seg: number): void;
   /** Asks a background thread to commit the pages of bytes [from, to) of a segment (a hint; may do nothing). */
   prefault(seg: number, from: number, to: number): void;
+  /** Quantises freshly appended rows off the request thread where the executor can; resolves when written. */
+  quantize(job: QuantizeJob): Promise<void>;
   /** Runs the tasks of one search, in parallel where the executor can. */
   run(tasks: SearchTask[]): Promise<TaskResult[]>;
   /** Runs one small task right here on slot 0. */
@@ -62,6 +67,10 @@ export class InThreadExecutor implements Executor {
 
   /** There is no background thread here: appends fault their pages in themselves. */
   prefault(): void {}
+
+  async quantize(job: QuantizeJob): Promise<void> {
+    quantizeRows(this.runtime(job.seg), job.metric, job.from, job.to);
+  }
 
   async run(tasks: SearchTask[]): Promise<TaskResult[]> {
     return tasks.map((t) => this.runHere(t));

@@ -6,7 +6,7 @@ import { centroidSqNorms, nearestCentroid, trainCentroids } from './kmeans';
 import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
 import { quantizeRows } from './quantize';
 import { sampleDistinct, seededRandom } from './random';
-import type { SegmentLookup } from './scan-exec';
+import type { SegmentLookup } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
 import type { IndexJob, IndexResult, IvfDecision } from './tasks';
 import type { DistanceMetric } from './types';

@@ -19,6 +19,8 @@ export interface ExactTask {
   parts: ScanPart[];
   dead?: RowBitset;
   allow?: RowBitset;
+  /** Global rows below this have int8 codes and residuals, so the scan may bound them first. */
+  quantized: number;
 }
 
 /** An indexed part: IVF when lists > 0 (probe the nprobe nearest lists), otherwise a flat int8 scan of [from, to). */
@@ -60,6 +62,15 @@ export interface IndexJob {
   kind: 'index';
   metric: DistanceMetric;
   segments: IndexSegmentJob[];
+}
+
+/** Quantise local rows [from, to) of one segment as they arrive, so exact scans can bound them with int8. */
+export interface QuantizeJob {
+  kind: 'quantize';
+  metric: DistanceMetric;
+  seg: number;
+  from: number;
+  to: number;
 }
 
 /** What an IVF build decided for one segment: lists = 0 means "scan it flat" (clustering did not pay). */

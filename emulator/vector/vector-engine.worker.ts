@@ -3,7 +3,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { runTask } from './executor';
 import { runIndexJob } from './index-build';
+import { quantizeRows } from './quantize';
 import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import type { IndexResult, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
 const { slot } = workerData as WorkerInit;
@@ -37,7 +39,10 @@ parentPort?.on('message', (message: ToWorker) => {
     case 'run':
       try {
         const { task } = message;
-        const result = task.kind === 'index' ? runIndexJob(task, lookup, slot) : runTask(task, lookup, slot);
+        let result: TaskResult | IndexResult | null = null;
+        if (task.kind === 'index') result = runIndexJob(task, lookup, slot);
+        else if (task.kind === 'quantize') quantizeRows(lookup(task.seg), task.metric, task.from, task.to);
+        else result = runTask(task, lookup, slot);
         reply({ type: 'done', job: message.job, result });
       } catch (error) {
         reply({

@@ -1,6 +1,6 @@
 // The executor that runs searches on scan workers in parallel and index jobs on a dedicated index worker, all
 // sharing the segments' memories with the request thread (no copies). Slots: 0 = request thread, 1..W = scan
-// workers, W + 1 = index worker; a last worker only commits segment pages ahead of appends. Idle workers are
+// workers, W + 1 = index worker; a last worker commits segment pages ahead of appends and quantises fresh rows. Idle workers are
 // unref'd so they never keep the process alive.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -10,7 +10,7 @@ import { workerUrl } from '../../runner/worker-url';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
 import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
-import type { IndexJob, IndexResult, TaskResult } from './tasks';
+import type { IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
 interface QueuedTask {
@@ -20,7 +20,7 @@ interface QueuedTask {
 }
 
 interface Pending {
-  resolve: (value: TaskResult | IndexResult) => void;
+  resolve: (value: TaskResult | IndexResult | null) => void;
   reject: (error: Error) => void;
 }
 
@@ -43,7 +43,7 @@ class EngineWorker {
     this.worker.postMessage(message);
   }
 
-  run(job: number, task: SearchTask | IndexJob): Promise<TaskResult | IndexResult> {
+  run(job: number, task: SearchTask | IndexJob | QuantizeJob): Promise<TaskResult | IndexResult | null> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
@@ -147,6 +147,12 @@ export class WorkerPoolExecutor implements Executor {
 
   prefault(seg: number, from: number, to: number): void {
     if (!this.closed) this.prefaulter.post({ type: 'prefault', id: seg, from, to });
+  }
+
+  /** On the prefaulter too: it touches the same fresh rows, in append order. */
+  async quantize(job: QuantizeJob): Promise<void> {
+    if (this.closed) return;
+    await this.prefaulter.run(this.nextJob++, job);
   }
 
   /**

@@ -1,7 +1,7 @@
 // Messages between the request thread and the engine's worker threads (vector-engine.worker.ts).
 import type { SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
-import type { IndexJob, IndexResult, TaskResult } from './tasks';
+import type { IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 
 /** workerData of every engine worker: its scratch slot in each segment. */
 export interface WorkerInit {
@@ -13,8 +13,8 @@ export type ToWorker =
   | { type: 'drop'; id: number }
   /** Commit the pages of bytes [from, to) of a segment (no reply). */
   | { type: 'prefault'; id: number; from: number; to: number }
-  | { type: 'run'; job: number; task: SearchTask | IndexJob };
+  | { type: 'run'; job: number; task: SearchTask | IndexJob | QuantizeJob };
 
 export type FromWorker =
-  | { type: 'done'; job: number; result: TaskResult | IndexResult }
+  | { type: 'done'; job: number; result: TaskResult | IndexResult | null }
   | { type: 'failed'; job: number; message: string };

@@ -1,107 +1,13 @@
-// Runs exact and ANN tasks against segments with the SIMD kernels, on whichever thread calls it (the request
-// thread for small work, a scan worker otherwise). `slot` picks this thread's scratch area in each segment.
-import { countRows, forEachRow, hasRow } from './bitset';
+// ANN tasks: an int8 pass over indexed rows (flat, or over the IVF lists worth probing), then an exact re-score of
+// the best estimates from the f32 rows. Runs on whichever thread calls it; `slot` is that thread's scratch area.
+import { hasRow } from './bitset';
 import { canSkipList, chord } from './bounds';
-import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
+import { estimateFor, exactKernel, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
-import type { AnnPart, AnnTask, ExactTask, ScanPart, TaskResult } from './tasks';
+import type { AnnPart, AnnTask, TaskResult } from './tasks';
 import { TopK } from './top-k';
-import type { DistanceMetric } from './types';
-
-export type SegmentLookup = (seg: number) => SegmentRuntime;
-
-/** Below this share of allowed rows a filtered exact scan gathers the allowed rows instead of scanning all. */
-const GATHER_SHARE = 0.25;
-
-function exactKernel(rt: SegmentRuntime, metric: DistanceMetric) {
-  return metric === 'cosine_distance' ? rt.kernels.cosF32 : rt.kernels.l2F32;
-}
-
-function exactIdsKernel(rt: SegmentRuntime, metric: DistanceMetric) {
-  return metric === 'cosine_distance' ? rt.kernels.cosF32Ids : rt.kernels.l2F32Ids;
-}
-
-/** Exact distances for the listed local rows of one segment, pushed into `top` (ids already in the slot). */
-function scoreIds(
-  rt: SegmentRuntime,
-  metric: DistanceMetric,
-  slot: number,
-  rowBase: number,
-  n: number,
-  top: TopK,
-): void {
-  const { layout } = rt;
-  const sl = slotLayout(layout, slot);
-  exactIdsKernel(rt, metric)(layout.vectors, sl.ids, n, layout.dims, sl.query, sl.scores);
-  const s = sl.scores >> 2;
-  const ids = sl.ids >> 2;
-  for (let i = 0; i < n; i++) top.push(rt.f32[s + i], rowBase + rt.u32[ids + i]);
-}
-
-/** Exact scan of one part into `top`; returns rows scored. */
-function exactPart(rt: SegmentRuntime, task: ExactTask, part: ScanPart, slot: number, top: TopK): number {
-  const { layout } = rt;
-  const { dims } = layout;
-  const { dead, allow, metric } = task;
-  const sl = slotLayout(layout, slot);
-  rt.f32.set(task.query, sl.query >> 2);
-  const gFrom = part.rowBase + part.from;
-  const gTo = part.rowBase + part.to;
-  if (allow) {
-    const allowed = countRows(allow, gFrom, gTo, dead);
-    if (allowed === 0) return 0;
-    if (allowed < (part.to - part.from) * GATHER_SHARE) {
-      let n = 0;
-      const ids = sl.ids >> 2;
-      forEachRow(allow, gFrom, gTo, dead, (row) => {
-        rt.u32[ids + n++] = row - part.rowBase;
-        if (n === CHUNK_ROWS) {
-          scoreIds(rt, metric, slot, part.rowBase, n, top);
-          n = 0;
-        }
-      });
-      if (n > 0) scoreIds(rt, metric, slot, part.rowBase, n, top);
-      return allowed;
-    }
-  }
-  const kernel = exactKernel(rt, metric);
-  const s = sl.scores >> 2;
-  for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
-    const n = Math.min(CHUNK_ROWS, part.to - c);
-    kernel(layout.vectors + c * dims * 4, n, dims, sl.query, sl.scores);
-    const base = part.rowBase + c;
-    for (let i = 0; i < n; i++) {
-      const d = rt.f32[s + i];
-      if (!(d <= top.threshold)) continue;
-      const row = base + i;
-      if (dead && hasRow(dead, row)) continue;
-      if (allow && !hasRow(allow, row)) continue;
-      top.push(d, row);
-    }
-  }
-  return part.to - part.from;
-}
-
-export function runExact(task: ExactTask, lookup: SegmentLookup, slot: number): TaskResult {
-  const top = new TopK(task.k);
-  let scored = 0;
-  for (const part of task.parts) scored += exactPart(lookup(part.seg), task, part, slot, top);
-  return { hits: top.hits(), scored };
-}
-
-/** The estimate constants for this thread's quantised query in one segment (see kernels.wat estimate_i8). */
-function estimateFor(rt: SegmentRuntime, metric: DistanceMetric, slot: number): Estimate {
-  const { layout, f32 } = rt;
-  const sl = slotLayout(layout, slot);
-  const qScale = f32[sl.queryScale >> 2];
-  const qNorm = f32[sl.queryNorm >> 2];
-  // Cosine: 1 - x.q on unit vectors. Euclidean: |x - q|^2 = |x|^2 - 2 x.q + |q|^2. x.q estimated from the codes.
-  return metric === 'cosine_distance'
-    ? { scales: layout.scales, norms: layout.norms, c: 1, w: 0, b: -qScale }
-    : { scales: layout.scales, norms: layout.norms, c: qNorm, w: 1, b: -2 * qScale };
-}
 
 /** int8 pass over one part into `approx`; returns rows scored. */
 function annPart(

@@ -1,0 +1,55 @@
+// What the exact and the ANN scans share: the per-metric kernels, exact scoring of listed rows, and the int8
+// estimate constants of a quantised query.
+import type { Estimate } from './kernels/kernels';
+import { slotLayout } from './layout';
+import type { SegmentRuntime } from './segment-runtime';
+import type { TopK } from './top-k';
+import type { DistanceMetric } from './types';
+
+export type SegmentLookup = (seg: number) => SegmentRuntime;
+
+export function exactKernel(rt: SegmentRuntime, metric: DistanceMetric) {
+  return metric === 'cosine_distance' ? rt.kernels.cosF32 : rt.kernels.l2F32;
+}
+
+function exactIdsKernel(rt: SegmentRuntime, metric: DistanceMetric) {
+  return metric === 'cosine_distance' ? rt.kernels.cosF32Ids : rt.kernels.l2F32Ids;
+}
+
+/**
+ * Exact distances for `n` local rows of one segment whose numbers are already in the slot's ids (the query in the
+ * slot's query), pushed into every heap given.
+ */
+export function scoreIds(
+  rt: SegmentRuntime,
+  metric: DistanceMetric,
+  slot: number,
+  rowBase: number,
+  n: number,
+  top: TopK,
+  also?: TopK,
+): void {
+  const { layout } = rt;
+  const sl = slotLayout(layout, slot);
+  exactIdsKernel(rt, metric)(layout.vectors, sl.ids, n, layout.dims, sl.query, sl.scores);
+  const s = sl.scores >> 2;
+  const ids = sl.ids >> 2;
+  for (let i = 0; i < n; i++) {
+    const d = rt.f32[s + i];
+    const row = rowBase + rt.u32[ids + i];
+    top.push(d, row);
+    also?.push(d, row);
+  }
+}
+
+/** The estimate constants for this thread's quantised query in one segment (see kernels.wat estimate_i8). */
+export function estimateFor(rt: SegmentRuntime, metric: DistanceMetric, slot: number): Estimate {
+  const { layout, f32 } = rt;
+  const sl = slotLayout(layout, slot);
+  const qScale = f32[sl.queryScale >> 2];
+  const qNorm = f32[sl.queryNorm >> 2];
+  // Cosine: 1 - x.q on unit vectors. Euclidean: |x - q|^2 = |x|^2 - 2 x.q + |q|^2. x.q estimated from the codes.
+  return metric === 'cosine_distance'
+    ? { scales: layout.scales, norms: layout.norms, c: 1, w: 0, b: -qScale }
+    : { scales: layout.scales, norms: layout.norms, c: qNorm, w: 1, b: -2 * qScale };
+}
