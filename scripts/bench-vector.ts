@@ -1,7 +1,8 @@
 // Engine-level benchmark of the emulator's vector engine (emulator/vector/): append, indexing rate, eventual ANN
 // latency and recall@10, a strong query (ANN + exact scan of an unindexed tail) and resident memory, on generated
-// data, with the worker pool the emulator uses. Baselines in the same run: ANN against an exact f32 scan of the
-// same indexed rows. Prints figures and the issue's targets beside them; not part of `make test`.
+// data, with the worker pool the emulator uses. Baselines in the same run: ANN against an exact scan of the same
+// indexed rows, appends with against without prefaulting. Prints figures and the issue's targets beside them; not
+// part of `make test`.
 //
 //   npm run build && npx tsx scripts/bench-vector.ts
 //   knobs (env): BENCH_ROWS (default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|lowrank, default random),

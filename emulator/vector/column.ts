@@ -1,8 +1,8 @@
 // One vector column: append-only rows in geometrically growing shared-memory segments, exact scans of any row
 // range, ANN over the indexed prefix, and an index extended off the request thread and published atomically.
 //
-//   rows:      [ indexed: int8 codes + per-segment IVF or flat | unindexed tail: f32 only ]   append ->
-//              0                                          indexedRows                      rowCount
+//   rows:      [ indexed: int8 codes + per-segment IVF or flat | tail: f32, codes once quantised | f32 ]  append ->
+//              0                                          indexedRows                       quantized   rowCount
 //   snapshot:  { indexedRows, ivf per full segment }  replaced whole by indexTo; a search reads the snapshot it
 //              started with, and everything a snapshot reads was written before it was published.
 import { countRows } from './bitset';

@@ -186,7 +186,15 @@ export function runExact(task: ExactTask, lookup: SegmentLookup, slot: number): 
     )
       continue;
     const coded = Math.min(part.to, Math.max(part.from, task.quantized - part.rowBase));
-    if (coded > part.from) pending.push(boundedPart(rt, task, { ...part, to: coded }, slot, bound));
+    if (coded > part.from) {
+      const bounded = { ...part, to: coded };
+      const cands = boundedPart(rt, task, bounded, slot, bound);
+      compact(cands, bound.threshold);
+      // Loose bounds (e.g. rows dominated by one huge coordinate) leave too many rows to gather: scan them instead.
+      if (cands.rows.length > (coded - part.from) * GATHER_SHARE)
+        f32Part(rt, task, bounded, slot, top, bound);
+      else pending.push(cands);
+    }
     if (coded < part.to) f32Part(rt, task, { ...part, from: coded }, slot, top, bound);
     scored += part.to - part.from;
   }
