@@ -1,5 +1,7 @@
 # A `--out json` stream of experiment 1 -> client latency of the queries per phase x consistency (transition
 # included), with k6's percentile rule (linear interpolation at p*(n-1)). Streams: memory holds only the values.
+# Failed queries (e.g. the 429s of strong reads above the limit) count too; add `and .data.tags.status == "200"`
+# to the select for successful ones only, as in the result table.
 # Usage: jq -n -r -f scripts/jq/phase-latency.jq results/scratch/out.json
 def percentile(p):
   length as $n
