@@ -42,7 +42,11 @@ export interface BacklogConfig {
   seed: number | undefined;
   /** Writer VUs (constant-vus). @default 4 */
   writers: number;
-  /** Rows per write request of the writers. @default 500, or a quarter of the below-limit window if smaller */
+  /**
+   * Rows per write request of the writers. WRITERS x WRITE_BATCH_ROWS must out-pace the target's indexing (a
+   * namespace commits about one WAL entry per second), or the backlog gates never hold.
+   * @default 2000 (about 6 MB), or a quarter of the below-limit window if smaller
+   */
   writeBatchRows: number;
   /** Rows per write request while seeding. @default 1000 */
   seedBatchRows: number;
@@ -85,7 +89,7 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
   const window =
     e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes) -
     e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes);
-  const defaultBatch = Math.max(1, Math.min(500, Math.floor(window / 4 / rowBytes(dims))));
+  const defaultBatch = Math.max(1, Math.min(2000, Math.floor(window / 4 / rowBytes(dims))));
   const queryVus = e.int('QUERY_VUS', defaultVus, { min: 1 });
   const config: BacklogConfig = {
     target,

@@ -26,6 +26,7 @@ export const PROFILES = {
       QUERY_RATE: '20',
       QUERY_VUS: '40',
       WRITERS: '1',
+      WRITE_BATCH_ROWS: '500',
       PHASE_TIMEOUT_S: '20',
     },
   },
