@@ -220,7 +220,8 @@ export class SegmentedColumn implements VectorColumn {
       const seg = this.segments.find((s) => s.id === p.seg) as Segment;
       return {
         seg: p.seg,
-        quantizeFrom: p.from,
+        // Rows below the quantised frontier already have their codes (written by the fresh-row quantiser).
+        quantizeFrom: Math.min(p.to, Math.max(p.from, this.quantized - p.rowBase)),
         quantizeTo: p.to,
         buildIvf: p.to === seg.capacity && seg.capacity >= IVF_MIN_ROWS,
         seed: (seg.start * 2654435761 + 12345) >>> 0,
