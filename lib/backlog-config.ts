@@ -120,7 +120,7 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
   return config;
 }
 
-function readTarget(e: EnvReader): Target {
+export function readTarget(e: EnvReader): Target {
   const key = e.optionalString('TURBOPUFFER_API_KEY');
   const explicitUrl = e.optionalString('TURBOPUFFER_BASE_URL');
   const region = e.optionalString('TURBOPUFFER_REGION');
@@ -169,7 +169,7 @@ export function isLoopback(baseUrl: string): boolean {
   );
 }
 
-function readNamespace(e: EnvReader): string | undefined {
+export function readNamespace(e: EnvReader): string | undefined {
   const ns = e.optionalString('NAMESPACE');
   if (ns !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(ns))
     throw new EnvError(
@@ -179,7 +179,7 @@ function readNamespace(e: EnvReader): string | undefined {
   return ns;
 }
 
-function readSeed(e: EnvReader): number | undefined {
+export function readSeed(e: EnvReader): number | undefined {
   return e.raw('SEED') === undefined ? undefined : e.int('SEED', 0, { min: 0, max: 2 ** 32 - 1 });
 }
 

@@ -1,6 +1,6 @@
 // Guard rails for the real service: the run's upper bounds in rows, bytes, queries and time, printed before any
 // write, and a refusal unless TPUF_BENCH_CONFIRM_COST=1. Pure.
-import { type BacklogConfig, rowBytes } from './backlog-config';
+import { type BacklogConfig, rowBytes, type Target } from './backlog-config';
 import { EnvError, EnvReader, type EnvRecord } from './env';
 import { formatBytes } from './sizes';
 
@@ -44,11 +44,16 @@ export function formatPlan(c: BacklogConfig, p: CostPlan): string {
 
 /** Throws (naming TPUF_BENCH_CONFIRM_COST and the plan) unless the target is free or the cost was confirmed. */
 export function assertCostAccepted(env: EnvRecord, c: BacklogConfig, p: CostPlan): void {
-  if (c.target.kind !== 'turbopuffer') return;
+  assertConfirmed(env, c.target, formatPlan(c, p));
+}
+
+/** The same refusal for any experiment: `planText` says what the run will write and query at most. */
+export function assertConfirmed(env: EnvRecord, target: Target, planText: string): void {
+  if (target.kind !== 'turbopuffer') return;
   if (new EnvReader(env).bool('TPUF_BENCH_CONFIRM_COST', false)) return;
   throw new EnvError(
     'TPUF_BENCH_CONFIRM_COST',
-    `the target is the real turbopuffer service, which bills writes, storage and queries. ${formatPlan(c, p)}. ` +
+    `the target is the real turbopuffer service, which bills writes, storage and queries. ${planText}. ` +
       'Set TPUF_BENCH_CONFIRM_COST=1 to accept, or unset TURBOPUFFER_API_KEY to run against the local emulator',
   );
 }
