@@ -3,7 +3,13 @@
 // metadata, delete) keeps URL cardinality low.
 import encoding from 'k6/encoding';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
-import type { NamespaceMetadata, QueryRequest, QueryResponse, WriteRequest } from './turbopuffer-wire';
+import type {
+  NamespaceMetadata,
+  QueryRequest,
+  QueryResponse,
+  WriteRequest,
+  WriteResponse,
+} from './turbopuffer-wire';
 import { rowVectorsBytes } from './vectors';
 
 export type Tags = Record<string, string>;
@@ -16,6 +22,8 @@ export interface CallResult<T> {
   error?: string;
   /** `retry-after-ms` of a 429, when the server sent one. */
   retryAfterMs?: number;
+  /** k6's `timings.duration` of the request (sending + waiting + receiving), ms. */
+  durationMs?: number;
 }
 
 export class TurbopufferClient {
@@ -32,6 +40,19 @@ export class TurbopufferClient {
   write(namespace: string, body: WriteRequest, tags: Tags = {}): CallResult<unknown> {
     const res = http.post(this.url(namespace), JSON.stringify(body), this.params('write', tags, '120s'));
     return this.result(res, false);
+  }
+
+  /**
+   * Several writes in flight at once (http.batch; k6's `batchPerHost` option caps the parallelism), results in
+   * request order with parsed bodies. The bodies come serialised so the caller can count their bytes.
+   */
+  writeMany(namespace: string, bodies: readonly string[], tags: Tags = {}): CallResult<WriteResponse>[] {
+    const params = this.params('write', tags, '300s');
+    const responses = http.batch(bodies.map((body) => ['POST', this.url(namespace), body, params] as const));
+    return responses.map((res) => ({
+      ...this.result<WriteResponse>(res, true),
+      durationMs: res.timings.duration,
+    }));
   }
 
   query(namespace: string, body: QueryRequest, tags: Tags = {}): CallResult<QueryResponse> {
@@ -89,13 +110,21 @@ function errorText(res: RefinedResponse<ResponseType | undefined>): string {
   return body.slice(0, 300) || `HTTP ${res.status}`;
 }
 
-/** An upsert_columns body for rows `firstId .. firstId + count - 1` with their seeded vectors as base64. */
+/**
+ * An upsert_columns body for rows `firstId .. firstId + count - 1` with their seeded vectors as base64, plus any
+ * extra attribute `columns` (same length) whose schema entries go into `attributeSchema`.
+ */
 export function upsertBody(
   seed: number,
   firstId: number,
   count: number,
   dims: number,
-  options: { schema: boolean; disableBackpressure: boolean },
+  options: {
+    schema: boolean;
+    disableBackpressure: boolean;
+    columns?: Record<string, (number | string)[]>;
+    attributeSchema?: NonNullable<WriteRequest['schema']>;
+  },
 ): WriteRequest {
   const bytes = rowVectorsBytes(seed, firstId, count, dims);
   const ids = new Array<number>(count);
@@ -106,10 +135,11 @@ export function upsertBody(
     vectors[r] = encoding.b64encode(bytes.slice(r * rowLength, (r + 1) * rowLength), 'std');
   }
   const body: WriteRequest = {
-    upsert_columns: { id: ids, vector: vectors },
+    upsert_columns: { ...options.columns, id: ids, vector: vectors },
     distance_metric: 'cosine_distance',
   };
-  if (options.schema) body.schema = { vector: { type: `[${dims}]f32`, ann: true } };
+  if (options.schema)
+    body.schema = { vector: { type: `[${dims}]f32`, ann: true }, ...options.attributeSchema };
   if (options.disableBackpressure) body.disable_backpressure = true;
   return body;
 }

@@ -3,10 +3,13 @@
 
 /** POST /v2/namespaces/:ns */
 export interface WriteRequest {
-  /** Columnar upsert: `id[i]` and `vector[i]` belong together; vectors as base64 little-endian f32. */
-  upsert_columns: { id: number[]; vector: string[] };
+  /**
+   * Columnar upsert: `id[i]`, `vector[i]` and every other column's `[i]` belong together; vectors as base64
+   * little-endian f32.
+   */
+  upsert_columns: { id: number[]; vector: string[]; [attribute: string]: (number | string)[] };
   distance_metric: 'cosine_distance' | 'euclidean_squared';
-  schema?: Record<string, { type: string; ann?: boolean }>;
+  schema?: Record<string, { type: string; ann?: boolean; filterable?: boolean }>;
   disable_backpressure?: boolean;
 }
 
@@ -14,13 +17,18 @@ export interface WriteResponse {
   status: string;
   rows_affected?: number;
   rows_upserted?: number;
+  billing?: { billable_logical_bytes_written?: number };
 }
 
-/** POST /v2/namespaces/:ns/query (ANN only). */
+/** A filter leaf `[attribute, operator, value]` (the experiments send leaves only). */
+export type FilterLeaf = [string, string, number | string];
+
+/** POST /v2/namespaces/:ns/query: ANN or exact kNN on the vector, or order by an attribute. */
 export interface QueryRequest {
-  rank_by: ['vector', 'ANN', number[]];
+  rank_by: ['vector', 'ANN' | 'kNN', number[]] | [string, 'asc' | 'desc'];
   top_k: number;
   consistency: { level: 'strong' | 'eventual' };
+  filters?: FilterLeaf;
 }
 
 export interface QueryPerformance {
@@ -35,6 +43,7 @@ export interface QueryPerformance {
 export interface QueryResponse {
   rows?: { id: number | string; $dist?: number }[];
   performance?: QueryPerformance;
+  billing?: { billable_logical_bytes_queried?: number; billable_logical_bytes_returned?: number };
 }
 
 /** GET /v2/namespaces/:ns/metadata */
