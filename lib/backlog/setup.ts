@@ -4,6 +4,7 @@ import { sleep } from 'k6';
 import { type BacklogConfig, rowBytes } from '../backlog-config';
 import { formatPlan, planCost } from '../cost-guard';
 import { readingFrom } from '../metadata-poll';
+import { compactTimestamp, deleteNamespace, refuseExisting } from '../namespace-lifecycle';
 import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
 import { scheduleOf } from '../scenario-options';
 import { formatBytes } from '../sizes';
@@ -44,25 +45,6 @@ export function makeTeardown(config: BacklogConfig, client: TurbopufferClient): 
   return (data) => {
     if (data?.created && config.cleanup) deleteNamespace(client, data.namespace);
   };
-}
-
-/** 20260102T030405Z */
-export function compactTimestamp(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-}
-
-function refuseExisting(client: TurbopufferClient, namespace: string): void {
-  const res = client.metadata(namespace);
-  if (res.status === 404) return;
-  if (res.status === 200)
-    throw new Error(
-      `namespace ${namespace} already exists: the experiment needs a fresh one. Choose another NAMESPACE ` +
-        '(or unset it for a timestamped name); bench never writes into or deletes a namespace it did not create',
-    );
-  throw new Error(`cannot check namespace ${namespace}: metadata returned ${res.status} (${res.error})`);
 }
 
 function seedRows(config: BacklogConfig, client: TurbopufferClient, namespace: string, seed: number): void {
@@ -111,10 +93,4 @@ function waitUntilIndexed(
   throw new Error(
     `the seed rows were not indexed within SETUP_TIMEOUT_S=${config.setupTimeoutS} (last: ${last})`,
   );
-}
-
-function deleteNamespace(client: TurbopufferClient, namespace: string): void {
-  const res = client.deleteNamespace(namespace);
-  if (res.status === 200 || res.status === 404) console.log(`deleted namespace ${namespace} (CLEANUP=1)`);
-  else console.warn(`could not delete namespace ${namespace}: HTTP ${res.status}: ${res.error}`);
 }

@@ -1,11 +1,11 @@
 // handleSummary of experiment 1: only pure renderers, returning path -> content (k6-compat.md §7.5):
 // <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
 import type { BacklogConfig } from '../backlog-config';
+import { compactTimestamp } from '../namespace-lifecycle';
 import { failedThresholds, type SummaryData } from '../results/cells';
 import { type BacklogResult, buildResult, renderJson } from '../results/json';
 import { renderMarkdown } from '../results/markdown';
 import { renderText } from '../results/text';
-import { compactTimestamp } from './setup';
 import type { SetupData } from './setup-data';
 
 export function makeSummary(
