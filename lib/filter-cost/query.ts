@@ -1,0 +1,54 @@
+// Every query scenario's iteration: the cell is the scenario's name (the JIT warm-up runs ann_only); iterations
+// inside the cell's warm-up seconds are tagged shape=warmup, the rest carry the cell's shape and selectivity tags.
+// Query vector n is the scenario's iteration number n, so every cell and every configuration (same SEED) asks the
+// same questions.
+import exec from 'k6/execution';
+import type { FilterCostConfig } from '../filter-cost-config';
+import { errorClass } from '../metric-names';
+import type { TurbopufferClient } from '../turbopuffer-client';
+import { queryVector } from '../vectors';
+import type { QueryCell } from './cells';
+import { cellTags, WARMUP_SHAPE } from './metric-keys';
+import {
+  exhaustiveSearchCount,
+  queryBillableBytes,
+  queryErrors,
+  queryExecutionMs,
+  queryFromIntendedMs,
+  queryReturnedRows,
+  serverTotalMs,
+} from './metrics';
+import { warmupIterations } from './options';
+import { queryBody } from './query-body';
+import type { SetupData } from './setup-data';
+
+export function makeQuery(
+  c: FilterCostConfig,
+  client: TurbopufferClient,
+  cells: readonly QueryCell[],
+): (data: SetupData) => void {
+  const byId = new Map(cells.map((cell) => [cell.id, cell]));
+  const warmup = warmupIterations(c);
+  return (data) => {
+    const scenario = exec.scenario;
+    const cell = byId.get(scenario.name);
+    const n = scenario.iterationInTest;
+    const measured = cell !== undefined && n >= warmup;
+    const target = cell ?? cells[0];
+    const tags = measured ? cellTags(target) : { shape: WARMUP_SHAPE, selectivity: target.selectivity };
+    const res = client.query(data.namespace, queryBody(c, target, queryVector(data.seed, n, c.dims)), tags);
+    queryFromIntendedMs.add(Date.now() - (scenario.startTime + (n * 1000) / c.queryRate), tags);
+    if (res.status !== 200) {
+      queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
+      return;
+    }
+    const perf = res.body?.performance;
+    if (perf?.server_total_ms !== undefined) serverTotalMs.add(perf.server_total_ms, tags);
+    if (perf?.query_execution_ms !== undefined) queryExecutionMs.add(perf.query_execution_ms, tags);
+    if (perf?.exhaustive_search_count !== undefined)
+      exhaustiveSearchCount.add(perf.exhaustive_search_count, tags);
+    const billed = res.body?.billing?.billable_logical_bytes_queried;
+    if (billed !== undefined) queryBillableBytes.add(billed, tags);
+    queryReturnedRows.add(res.body?.rows?.length ?? 0, tags);
+  };
+}

@@ -1,0 +1,75 @@
+// setup() and teardown() of experiment 2: create a fresh namespace for this configuration, ingest ROWS rows, wait
+// until they are indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to
+// handleSummary; delete the namespace at the end when CLEANUP asks for it (also when setup() fails).
+import type { FilterCostConfig } from '../filter-cost-config';
+import { compactTimestamp, deleteNamespace, refuseExisting } from '../namespace-lifecycle';
+import { formatBytes } from '../sizes';
+import type { TurbopufferClient } from '../turbopuffer-client';
+import { BacklogSampler } from './backlog-sampler';
+import type { QueryCell } from './cells';
+import { formatFilterCostPlan, planFilterCost } from './cost-plan';
+import { ingest } from './ingest';
+import { probeRecall } from './recall-probes';
+import type { SetupData } from './setup-data';
+
+/** Metadata poll interval: fine-grained on the free local emulator, once a second on the billed service. */
+function pollMs(c: FilterCostConfig): number {
+  return c.target.kind === 'emulator' ? 250 : 1000;
+}
+
+export function makeSetup(
+  c: FilterCostConfig,
+  client: TurbopufferClient,
+  cells: readonly QueryCell[],
+): () => SetupData {
+  return () => {
+    const startedAtMs = Date.now();
+    const namespace = c.namespace ?? `bench-filter-cost-${c.label}-${compactTimestamp(startedAtMs)}`;
+    const seed = c.seed ?? Math.floor(Math.random() * 2 ** 32);
+    console.log(formatFilterCostPlan(c, planFilterCost(c, cells)));
+    console.log(
+      `namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors and values)`,
+    );
+    refuseExisting(client, namespace);
+    try {
+      // Leave a margin inside setupTimeout so a slow drain is reported by us, not killed by the runner.
+      const deadline = startedAtMs + c.setupTimeoutS * 1000 - 10_000;
+      const sampler = new BacklogSampler(client, namespace, pollMs(c));
+      const ingested = ingest(c, client, namespace, seed, sampler);
+      console.log(
+        `ingested ${ingested.rows} rows in ${ingested.wall_s.toFixed(1)} s ` +
+          `(${formatBytes(ingested.request_bytes)} of JSON); waiting for the index`,
+      );
+      const indexed = sampler.waitUntilIndexed(c.rows, deadline);
+      if (!indexed)
+        throw new Error(
+          `the ${c.rows} rows were not indexed within SETUP_TIMEOUT_S=${c.setupTimeoutS}: raise it or lower ROWS`,
+        );
+      const drainS = (indexed.timeMs - ingested.last_ack_ms) / 1000;
+      console.log(`indexed ${drainS.toFixed(2)} s after the last write; probing recall`);
+      return {
+        namespace,
+        seed,
+        startedAtMs,
+        created: true,
+        ingest: ingested,
+        drain: { seconds: drainS, poll_ms: sampler.pollMs, curve: sampler.curve(ingested.last_ack_ms) },
+        storage: {
+          approx_logical_bytes: indexed.body.approx_logical_bytes ?? null,
+          approx_row_count: indexed.approxRowCount,
+        },
+        recall: probeRecall(c, client, namespace, seed, cells),
+      };
+    } catch (error) {
+      // teardown() does not run after a failed setup(): clean up here.
+      if (c.cleanup) deleteNamespace(client, namespace);
+      throw error;
+    }
+  };
+}
+
+export function makeTeardown(c: FilterCostConfig, client: TurbopufferClient): (data?: SetupData) => void {
+  return (data) => {
+    if (data?.created && c.cleanup) deleteNamespace(client, data.namespace);
+  };
+}

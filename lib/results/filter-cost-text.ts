@@ -1,0 +1,42 @@
+// One configuration's result -> the end-of-test console summary: ingest line, the cell table in fixed-width
+// columns, the threshold outcome and where the files went. Pure (handleSummary owns stdout).
+
+import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
+import type { FilterCostResult } from './filter-cost-json';
+import { formatMs, formatPercent } from './format';
+
+export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
+  const header = ['cell', 'sel %', 'reqs', 'errors', 'p50', 'p95', 'p99', 'srv p50', 'recall'];
+  const rows = r.cells.map((cell) => [
+    cell.id,
+    cell.selectivity_pct,
+    String(cell.requests),
+    formatPercent(cell.error_rate),
+    formatMs(cell.client_ms.p50),
+    formatMs(cell.client_ms.p95),
+    formatMs(cell.client_ms.p99),
+    formatMs(cell.server_ms.p50),
+    formatRecall(cell.recall?.mean),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd();
+  const out = [
+    '',
+    `  filter-cost ${r.configuration} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
+    `  ingest ${r.ingest.rows} rows at ${formatRate(r.ingest.rows_per_s)} rows/s, ` +
+      `drain ${formatSeconds(r.drain.seconds)}, ${r.storage.approx_logical_bytes ?? '—'} logical bytes`,
+    '',
+    line(header),
+    ...rows.map(line),
+    '',
+    r.thresholds.passed
+      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
+      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
+    ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
+    '',
+    ...files.map((f) => `  wrote ${f}`),
+    '',
+  ];
+  return `${out.join('\n')}\n`;
+}
