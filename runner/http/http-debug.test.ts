@@ -35,6 +35,21 @@ describe('--http-debug dumps', () => {
     );
   });
 
+  it('masks credential headers so an API key never reaches the log', () => {
+    const url = new URL('http://h/v2/namespaces/x/query');
+    const dump = requestDump(
+      'POST',
+      url,
+      ['Authorization', 'Bearer tpuf_secret123', 'proxy-authorization', 'x'],
+      '',
+      'full',
+    );
+    expect(dump).toBe(
+      'Request:\nPOST /v2/namespaces/x/query HTTP/1.1\nHost: h\nAuthorization: Bearer ****\nproxy-authorization: ****\n',
+    );
+    expect(dump).not.toContain('tpuf_secret123');
+  });
+
   it('response: status line and headers; the body only in full mode; errors in one line', () => {
     expect(responseDump(reply(), 'headers')).toBe('Response:\nHTTP/1.1 200 OK\nContent-Type: text/plain\n');
     expect(responseDump(reply(), 'full')).toBe(

@@ -5,6 +5,16 @@ import type { ReplyMessage } from './wire';
 
 export type HttpDebugMode = '' | 'headers' | 'full';
 
+/** Headers whose values are credentials: dumped as `<scheme> ****` so an API key never reaches a log. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/** A credential header value with its secret part masked (the auth scheme stays visible for debugging). */
+export function maskSecretHeader(name: string, value: string): string {
+  if (!SECRET_HEADERS.has(name.toLowerCase())) return value;
+  const space = value.indexOf(' ');
+  return space > 0 ? `${value.slice(0, space)} ****` : '****';
+}
+
 /** `headers` is the flat [name, value, ...] list as sent; `body` the request body as text ("" for bytes). */
 export function requestDump(
   method: string,
@@ -14,7 +24,8 @@ export function requestDump(
   mode: HttpDebugMode,
 ): string {
   let dump = `Request:\n${method} ${url.pathname}${url.search} HTTP/1.1\nHost: ${url.host}\n`;
-  for (let i = 0; i + 1 < headers.length; i += 2) dump += `${headers[i]}: ${headers[i + 1]}\n`;
+  for (let i = 0; i + 1 < headers.length; i += 2)
+    dump += `${headers[i]}: ${maskSecretHeader(headers[i], headers[i + 1])}\n`;
   if (mode === 'full' && body) dump += `\n${body}\n`;
   return dump;
 }
