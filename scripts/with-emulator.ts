@@ -87,21 +87,43 @@ function runnerVersion(): string {
 
 export async function runWithEmulator(o: WithEmulatorOptions): Promise<number> {
   const { child: emulator, baseUrl } = await startEmulator(o.emulatorArgs);
+  try {
+    // Never hand real-service credentials to a run that targets the emulator.
+    const { TURBOPUFFER_API_KEY: _key, TURBOPUFFER_REGION: _region, ...inherited } = process.env;
+    return await runBench({
+      ...o,
+      baseEnv: inherited,
+      extraFlags: ['-e', `TURBOPUFFER_BASE_URL=${baseUrl}`],
+    });
+  } finally {
+    await stopProcess(emulator);
+  }
+}
+
+export interface RunBenchOptions extends Omit<WithEmulatorOptions, 'emulatorArgs'> {
+  /** The runner's environment before `env` (real-service runs pass the caller's, credentials included). */
+  baseEnv: NodeJS.ProcessEnv;
+  /** Flags appended after runArgs (e.g. the emulator's base URL). */
+  extraFlags?: string[];
+}
+
+/**
+ * `bench run <runArgs> <extraFlags>` with the run's versions passed as -e (the script records them), signals
+ * forwarded once; resolves the runner's exit code.
+ */
+export async function runBench(o: RunBenchOptions): Promise<number> {
   let runner: ChildProcess | undefined;
   const forward = (signal: NodeJS.Signals) => runner?.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   try {
-    // Never hand real-service credentials to a run that targets the emulator.
-    const { TURBOPUFFER_API_KEY: _key, TURBOPUFFER_REGION: _region, ...inherited } = process.env;
     const [script, ...flags] = o.runArgs;
     const args = [
       BENCH,
       'run',
       script,
       ...flags,
-      '-e',
-      `TURBOPUFFER_BASE_URL=${baseUrl}`,
+      ...(o.extraFlags ?? []),
       '-e',
       `BENCH_RUNNER_VERSION=${runnerVersion()}`,
       '-e',
@@ -111,7 +133,7 @@ export async function runWithEmulator(o: WithEmulatorOptions): Promise<number> {
     ];
     runner = spawn(process.execPath, args, {
       cwd: root,
-      env: { ...inherited, ...o.env },
+      env: { ...o.baseEnv, ...o.env },
       stdio: o.stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       // Own process group, so Ctrl+C arrives once (forwarded below): k6 treats a second SIGINT as "exit now",
       // which would skip teardown and handleSummary.
@@ -128,7 +150,6 @@ export async function runWithEmulator(o: WithEmulatorOptions): Promise<number> {
   } finally {
     process.off('SIGINT', forward);
     process.off('SIGTERM', forward);
-    await stopProcess(emulator);
   }
 }
 
