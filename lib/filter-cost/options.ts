@@ -28,14 +28,18 @@ export interface Timeline {
 
 export function timeline(c: FilterCostConfig, cells: readonly QueryCell[]): Timeline {
   const jitMs = c.jitWarmupS * 1000;
-  const step = (c.queryWarmupS + c.queryDurationS + c.cellGapS) * 1000;
+  const gapMs = c.cellGapS * 1000;
+  const step = (c.queryWarmupS + c.queryDurationS) * 1000 + gapMs;
+  // The warm-up scenario is followed by the same gap as every cell: VUs handed over at the very instant the next
+  // scenario starts may miss its first starts (dropped iterations).
+  const first = jitMs > 0 ? jitMs + gapMs : 0;
   const windows = cells.map((cell, i) => ({
     id: cell.id,
-    startMs: jitMs + i * step,
+    startMs: first + i * step,
     warmupMs: c.queryWarmupS * 1000,
     measuredMs: c.queryDurationS * 1000,
   }));
-  return { jitMs, windows, totalMs: jitMs + cells.length * step };
+  return { jitMs, windows, totalMs: first + cells.length * step };
 }
 
 /** Iterations of a cell's scenario before this number are warm-up (the arrival schedule is deterministic). */
@@ -83,7 +87,7 @@ export function filterCostThresholds(
 export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell[]): Options {
   const plan = timeline(c, cells);
   const scenarios: NonNullable<Options['scenarios']> = {};
-  if (plan.jitMs > 0) scenarios[JIT_SCENARIO] = arrivalScenario(c, 0, plan.jitMs, 0);
+  if (plan.jitMs > 0) scenarios[JIT_SCENARIO] = arrivalScenario(c, 0, plan.jitMs, c.cellGapS);
   for (const w of plan.windows)
     scenarios[w.id] = arrivalScenario(c, w.startMs, w.warmupMs + w.measuredMs, c.cellGapS);
   return {
