@@ -52,7 +52,7 @@ export interface FilterCostConfig {
   writeConcurrency: number;
   /** Query vectors per cell for recall@TOP_K against exact kNN with the same filter; 0 = none. @default 10 */
   recallQueries: number;
-  /** VUs of each cell's arrival-rate scenario. @default max(2, QUERY_RATE / 2), both */
+  /** VUs of each cell's arrival-rate scenario. @default max(2, QUERY_RATE), both */
   queryVus: number;
   queryMaxVus: number;
   /** setup() (ingest, drain, recall probes) may take this long. @default 7200 */
@@ -80,7 +80,8 @@ export function readFilterCostConfig(env: EnvRecord): FilterCostConfig {
   const cardinality = readCardinality(e, rows);
   const filterable = e.bool('FILTERABLE', true);
   const queryRate = e.number('QUERY_RATE', 10, { min: 0.1, max: 10000 });
-  const queryVus = e.int('QUERY_VUS', Math.max(2, Math.ceil(queryRate / 2)), { min: 1 });
+  // One second of latency headroom (as experiment 1): a stall shorter than that drops no arrival.
+  const queryVus = e.int('QUERY_VUS', Math.max(2, Math.ceil(queryRate)), { min: 1 });
   const config: FilterCostConfig = {
     target: readTarget(e),
     namespace: readNamespace(e),

@@ -1,0 +1,58 @@
+// The launcher's record of one `make filter-cost` run: the profile, the shared knobs and, per configuration run,
+// its exit code and the files it wrote. Written next to the per-configuration results as `runs.json`; the report
+// step reads it. Pure types and helpers.
+
+export interface FilterCostRunEntry {
+  configuration: string;
+  /** 1-based repeat number of this configuration. */
+  repeat: number;
+  /** The runner's exit code (0 ok, 99 thresholds failed, 107 init error, ...). */
+  exit_code: number;
+  /** Result JSON written by the run, relative to the run directory; null when it wrote none. */
+  result: string | null;
+  /** The run's `--out json` stream (raw samples), relative to the repository; null when not kept. */
+  samples: string | null;
+  started_at: string;
+  finished_at: string;
+  /** 1-minute load average of the machine when the run started and ended (other work skews figures). */
+  load_average: [number, number];
+}
+
+export interface FilterCostManifest {
+  experiment: 'filter-cost';
+  profile: string;
+  description: string;
+  started_at: string;
+  target: 'emulator' | 'turbopuffer';
+  /** `bench emulator` flags (a fresh emulator per run); null for the real service. */
+  emulator_flags: string[] | null;
+  /** Knobs every configuration shared. */
+  env: Record<string, string>;
+  /** Extra `bench run` flags given to the launcher (secrets redacted). */
+  extra_args: string[];
+  /** Logical CPUs of the machine that ran the load (and the emulator). */
+  cpus: number;
+  runs: FilterCostRunEntry[];
+}
+
+/** Replaces the value of any `-e NAME=value` flag whose name looks secret (the API key never reaches a file). */
+export function redactArgs(args: readonly string[]): string[] {
+  return args.map((arg) =>
+    arg.replace(/^((?:TURBOPUFFER_API_KEY|[A-Z_]*(?:KEY|TOKEN|SECRET)[A-Z_]*)=).*$/, '$1<redacted>'),
+  );
+}
+
+/** `-e K=V` pairs of a flag list, later ones winning (as for bench run). */
+export function envFromFlags(args: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    let pair: string | undefined;
+    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) pair = args[++i];
+    else if (flag.startsWith('--env=')) pair = flag.slice('--env='.length);
+    if (pair === undefined) continue;
+    const eq = pair.indexOf('=');
+    if (eq > 0) out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
