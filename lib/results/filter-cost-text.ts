@@ -1,6 +1,7 @@
 // One configuration's result -> the end-of-test console summary: ingest line, the cell table in fixed-width
 // columns, the threshold outcome and where the files went. Pure (handleSummary owns stdout).
 
+import { formatBytes } from '../sizes';
 import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
 import { formatMs, formatPercent } from './format';
@@ -25,7 +26,8 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     '',
     `  filter-cost ${r.configuration} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
     `  ingest ${r.ingest.rows} rows at ${formatRate(r.ingest.rows_per_s)} rows/s, ` +
-      `drain ${formatSeconds(r.drain.seconds)}, ${r.storage.approx_logical_bytes ?? '—'} logical bytes`,
+      `drain ${formatSeconds(r.drain.seconds)}, ` +
+      `${r.storage.approx_logical_bytes === null ? '—' : formatBytes(r.storage.approx_logical_bytes)} logical`,
     '',
     line(header),
     ...rows.map(line),
