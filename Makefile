@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup build typecheck lint test backlog backlog-smoke bench-emulator bench-runner clean
+.PHONY: help setup build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,6 +36,15 @@ backlog: build ## experiment 1: querying while indexing, local profile against t
 
 backlog-smoke: build ## experiment 1 with the published smoke values (< 2 min; results/scratch/)
 	npx tsx scripts/run-backlog.ts smoke $(ARGS)
+
+# Experiment 2: one bench run per namespace configuration (scripts/filter-cost-profiles.ts), then the merged report.
+# Local profile against fresh emulators; with TURBOPUFFER_API_KEY (and TPUF_BENCH_CONFIRM_COST=1) the real service.
+# ARGS go to the launcher (--configs a,b, --repeats N) and to every bench run (-e SEED=42).
+filter-cost: build ## experiment 2: filterable-attribute cost, local profile (<= 15 min; real service with TURBOPUFFER_API_KEY)
+	npx tsx scripts/run-filter-cost.ts default $(ARGS)
+
+filter-cost-smoke: build ## experiment 2, smoke profile: 4 tiny namespaces (about 90 s; results/scratch/)
+	npx tsx scripts/run-filter-cost.ts smoke $(ARGS)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall
