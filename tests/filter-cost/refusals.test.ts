@@ -1,0 +1,93 @@
+// Bad knobs and unconfirmed real-service runs are refused before anything is written: by the script in init (exit
+// 107, the message names the variable) and by the launcher before its first run. No emulator, no network.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LaunchRefused, launchFilterCost } from '../../scripts/filter-cost-launch';
+import { PROFILES } from '../../scripts/filter-cost-profiles';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'tpuf_refusaltestkeyrefusaltestkey00';
+
+function run(env: Record<string, string>) {
+  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const res = spawnSync(
+    process.execPath,
+    ['bin/bench.js', 'run', '--quiet', 'build/filter-cost.js', ...flags],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '' },
+    },
+  );
+  return { code: res.status, output: `${res.stdout}${res.stderr}` };
+}
+
+describe('filter-cost.js refusals', () => {
+  it.each([
+    [{ ROWS: '1000', CARDINALITY: '5000' }, 'CARDINALITY: 5000 distinct values cannot fit in ROWS=1000'],
+    [{ ATTRIBUTE: 'none', FILTERABLE: '0' }, 'FILTERABLE: has no effect with ATTRIBUTE=none'],
+    [{ SELECTIVITIES: '0' }, 'SELECTIVITIES: "0" is not a percentage of rows matching'],
+    [{ TURBOPUFFER_BASE_URL: 'http://192.0.2.1:8787' }, 'is not a loopback address'],
+  ])('refuses %j in init with exit 107', (env, message) => {
+    const { code, output } = run(env);
+    expect(output).toContain(message);
+    expect(code).toBe(107);
+  });
+
+  it('refuses the real service without TPUF_BENCH_CONFIRM_COST=1, printing the plan and never the key', () => {
+    const { code, output } = run({ TURBOPUFFER_API_KEY: KEY, TURBOPUFFER_REGION: 'gcp-us-central1' });
+    expect(output).toContain('TPUF_BENCH_CONFIRM_COST');
+    expect(output).toContain('configuration int-100: write 1000000 rows');
+    expect(output).not.toContain(KEY);
+    expect(code).toBe(107);
+  });
+});
+
+describe('launcher refusals', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'bench-filter-cost-refusal-'));
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('refuses bad overrides before the first run, naming the configuration and variable', async () => {
+    const launch = launchFilterCost({
+      profileName: 'smoke',
+      profile: PROFILES.smoke,
+      extraArgs: ['-e', 'ROWS=1'],
+      resultsParent: parent,
+      samplesParent: parent,
+      log: () => {},
+    });
+    await expect(launch).rejects.toThrow(LaunchRefused);
+    await expect(launch).rejects.toThrow(
+      'configuration {"ATTRIBUTE":"int","CARDINALITY":"2"}: CARDINALITY: 2 distinct values cannot fit in ROWS=1',
+    );
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('prints the summed real-service plan and refuses without confirmation, never logging the key', async () => {
+    const lines: string[] = [];
+    const launch = launchFilterCost({
+      profileName: 'service',
+      profile: PROFILES.service,
+      resultsParent: parent,
+      samplesParent: parent,
+      env: { TURBOPUFFER_API_KEY: KEY, TURBOPUFFER_REGION: 'gcp-us-central1' },
+      log: (line) => lines.push(line),
+    });
+    await expect(launch).rejects.toThrow('TPUF_BENCH_CONFIRM_COST');
+    await expect(launch).rejects.toThrow('13 namespaces in sequence: write 13000000 rows');
+    expect(lines.some((l) => l.startsWith('total: 13 namespaces'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(KEY);
+    expect(existsSync(parent) && readdirSync(parent)).toEqual([]);
+  });
+
+  it('refuses an unknown --configs label', async () => {
+    await expect(
+      launchFilterCost({ profileName: 'smoke', profile: PROFILES.smoke, only: ['int-7'], log: () => {} }),
+    ).rejects.toThrow('--configs: no configuration int-7 in profile smoke; use none, int-2, string-unique');
+  });
+});
