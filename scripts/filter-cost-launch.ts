@@ -142,57 +142,82 @@ export async function launchFilterCost(o: LaunchOptions): Promise<LaunchResult> 
   saveManifest();
   log(`${o.profile.description}; results in ${relative(root, dir) || dir}`);
 
+  // Ctrl+C or SIGTERM: runBench forwards it to the current run (which ends gracefully, writing its result); the
+  // loop then stops instead of starting the next configuration, and the report covers the runs that finished.
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   let exitCode = 0;
-  for (let repeat = 1; repeat <= repeats; repeat++) {
-    for (const [i, p] of planned.entries()) {
-      const label = p.config.label;
-      const before = new Set(readdirSync(dir));
-      const samples = join(samplesDir, `${label}-${repeat}-${i}.ndjson.gz`);
-      const runArgs = [
-        'build/filter-cost.js',
-        ...envFlags({ ...p.env, RESULTS_DIR: dir }),
-        '--out',
-        `json=${samples}`,
-        ...(o.extraArgs ?? []),
-      ];
-      log(`run ${manifest.runs.length + 1} of ${planned.length * repeats}: ${label}`);
-      const startedAt = new Date().toISOString();
-      const loadStart = loadavg()[0];
-      const code =
-        o.profile.emulator === null
-          ? await runBench({ runArgs, baseEnv: caller, stdio: o.stdio, onOutput: o.onOutput })
-          : await runWithEmulator({
-              emulatorArgs: o.profile.emulator,
-              runArgs,
-              stdio: o.stdio,
-              onOutput: o.onOutput,
-            });
-      const written = readdirSync(dir).filter(
-        (f) => f.endsWith('.json') && f !== 'runs.json' && !before.has(f),
-      );
-      const entry: FilterCostRunEntry = {
-        configuration: label,
-        repeat,
-        exit_code: code,
-        result: written[0] ?? null,
-        samples: relative(root, samples),
-        started_at: startedAt,
-        finished_at: new Date().toISOString(),
-        load_average: [round2(loadStart), round2(loadavg()[0])],
-      };
-      manifest.runs.push(entry);
-      saveManifest();
-      if (code !== 0) {
-        exitCode = 1;
-        log(
-          `${label} exited with ${code}${entry.result ? '' : ' and wrote no result'}; going on with the next`,
-        );
+  try {
+    for (let repeat = 1; repeat <= repeats && !stopping; repeat++) {
+      for (const [i, p] of planned.entries()) {
+        if (stopping) break;
+        log(`run ${manifest.runs.length + 1} of ${planned.length * repeats}: ${p.config.label}`);
+        const entry = await runOne(o, p, {
+          dir,
+          samples: join(samplesDir, `${p.config.label}-${repeat}-${i}.ndjson.gz`),
+          repeat,
+        });
+        manifest.runs.push(entry);
+        saveManifest();
+        if (entry.exit_code !== 0) {
+          exitCode = 1;
+          log(
+            `${entry.configuration} exited with ${entry.exit_code}${entry.result ? '' : ' and wrote no result'}`,
+          );
+        }
       }
     }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  if (stopping) {
+    exitCode = 1;
+    log('interrupted: no further configurations were started');
   }
   const report = await writeReport(dir);
   log(`report: ${relative(root, report.markdown)} and ${relative(root, report.json)}`);
   return { exitCode, dir, manifest, report };
+}
+
+/** One configuration's `bench run`, against a fresh emulator or the service; returns its runs.json entry. */
+async function runOne(
+  o: LaunchOptions,
+  p: Planned,
+  at: { dir: string; samples: string; repeat: number },
+): Promise<FilterCostRunEntry> {
+  const before = new Set(readdirSync(at.dir));
+  const runArgs = [
+    'build/filter-cost.js',
+    ...envFlags({ ...p.env, RESULTS_DIR: at.dir }),
+    '--out',
+    `json=${at.samples}`,
+    ...(o.extraArgs ?? []),
+  ];
+  const startedAt = new Date().toISOString();
+  const loadStart = loadavg()[0];
+  const output = { stdio: o.stdio, onOutput: o.onOutput };
+  const code =
+    o.profile.emulator === null
+      ? await runBench({ runArgs, baseEnv: o.env ?? process.env, ...output })
+      : await runWithEmulator({ emulatorArgs: o.profile.emulator, runArgs, ...output });
+  const written = readdirSync(at.dir).filter(
+    (f) => f.endsWith('.json') && f !== 'runs.json' && !before.has(f),
+  );
+  return {
+    configuration: p.config.label,
+    repeat: at.repeat,
+    exit_code: code,
+    result: written[0] ?? null,
+    samples: relative(root, at.samples),
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    load_average: [round2(loadStart), round2(loadavg()[0])],
+  };
 }
 
 function round2(x: number): number {
