@@ -14,6 +14,7 @@ import type { PreparedDocs, PreparedWrite } from './prepare-write';
 import { isMissing, markMissing, type VectorSlot } from './vector-slot';
 import { type DocId, idBytes } from './wire/ids';
 import { type StoredValue, valueBytes } from './wire/values';
+import { writeTurn } from './write-turn';
 
 /** Engine rows appended per slice before other requests get a turn. */
 export const APPEND_SLICE_ROWS = 1024;
@@ -37,8 +38,6 @@ export interface AppliedWrite {
 
 /** Shared by every row without attribute values (vector-only upserts): no allocation per row. */
 const NO_VALUES: Map<string, StoredValue> = new Map();
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function appliedRows(docs: PreparedDocs): number[] {
   const rows: number[] = [];
@@ -78,7 +77,7 @@ export async function appendWriteVectors(target: WriteTarget, prepared: Prepared
         });
         slot.column.append(data);
         row += slice.length;
-        await turn();
+        await writeTurn();
       }
     };
     if (prepared.filterPatches) await copyPatches(prepared.filterPatches, false);
@@ -102,7 +101,7 @@ export async function appendWriteVectors(target: WriteTarget, prepared: Prepared
         });
         slot.column.append(data);
         row += slice.length;
-        if (at + APPEND_SLICE_ROWS < rows.length) await turn();
+        if (at + APPEND_SLICE_ROWS < rows.length) await writeTurn();
       }
     }
     for (const docs of prepared.patches) await copyPatches(docs, true);

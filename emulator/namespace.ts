@@ -20,8 +20,9 @@ import { createSlot, type VectorSlot } from './vector-slot';
 import type { WalRecord, WriteAheadLog } from './wal/wal';
 import type { DocId } from './wire/ids';
 import { parseJsonBody } from './wire/json-body';
-import { decodeVectors, plainAllocator } from './wire/vectors';
+import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from './wire/vectors';
 import { parseWriteRequest, type WriteRequest, writeVectorBatches } from './wire/write-request';
+import { writeTurn } from './write-turn';
 
 export type VectorColumnFactory = (spec: { dims: number; metric: DistanceMetric }) => VectorColumn;
 
@@ -106,7 +107,7 @@ export class Namespace {
   /** Validates, logs and applies one write; resolves once it is durable and visible. */
   async write(req: WriteRequest, body: Buffer): Promise<WriteResult> {
     // Decoding needs no namespace state: do it in slices before taking the write lock.
-    await decodeVectors(writeVectorBatches(req));
+    await decodeVectors(writeVectorBatches(req), DECODE_SLICE_ROWS, writeTurn);
     return this.exclusive(async () => {
       if (this.deleted) throw notFound(this.name);
       checkWriteBackpressure(req, {

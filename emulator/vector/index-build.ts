@@ -7,6 +7,7 @@ import { CHUNK_ROWS, MAX_LISTS, slotLayout } from './layout';
 import { quantizeRows } from './quantize';
 import { sampleDistinct, seededRandom } from './random';
 import type { SegmentLookup } from './scoring';
+import { backgroundYield } from './search-priority';
 import type { SegmentRuntime } from './segment-runtime';
 import type { IndexJob, IndexResult, IvfDecision } from './tasks';
 import type { DistanceMetric } from './types';
@@ -59,6 +60,7 @@ export function sampleNprobe(
   const s = sl.scores >> 2;
   let counted = 0;
   for (const qLocal of queryRows) {
+    backgroundYield();
     // The query row, unit length for cosine.
     const src = (layout.vectors >> 2) + qLocal * d;
     const f = cosine ? f32[(layout.norms >> 2) + qLocal] : 1;
@@ -128,6 +130,7 @@ function layoutLists(
     b: -1,
   };
   for (let r = 0; r < rows; r++) {
+    if ((r & 1023) === 1023) backgroundYield();
     // Cosine: argmax scale_c * dot (the row's scale is common to all). Euclidean: argmin |c|^2 - 2 c.x.
     estimate.b = cosine ? -1 : -2 * f32[scales + r];
     widenCodes(rt.i8, rt.i16, layout.codes + r * d, sl.queryCodes, d);
@@ -178,9 +181,11 @@ export function buildIvf(
   const queryRows = rowsSample.subarray(train + held);
   trainCentroids(rt, metric, trainRows, lists, KMEANS_ITERATIONS, random, slot);
   const sqNorms = centroidSqNorms(rt, lists);
+  backgroundYield();
   const heldAssignment = Int32Array.from(heldRows, (r) =>
     nearestCentroid(rt, metric, lists, sqNorms, r, slot),
   );
+  backgroundYield();
   const nprobe = sampleNprobe(rt, metric, heldRows, heldAssignment, queryRows, lists, slot);
   if (nprobe > lists * MAX_PROBE_SHARE) return { lists: 0, nprobe: 0 };
   layoutLists(rt, metric, rows, lists, slot);

@@ -1,6 +1,7 @@
 // k-means on a sample of one segment's rows, centroids written into the segment's centroids region. Spherical
 // (unit-length centroids, nearest = largest cosine) for cosine_distance; plain Lloyd for euclidean_squared.
 import { slotLayout } from './layout';
+import { backgroundYield } from './search-priority';
 import type { SegmentRuntime } from './segment-runtime';
 import type { DistanceMetric } from './types';
 
@@ -81,8 +82,10 @@ export function trainCentroids(
   const cen = layout.centroids >> 2;
   for (let it = 0; it <= iterations; it++) {
     const sqNorms = centroidSqNorms(rt, lists);
-    for (let i = 0; i < sample.length; i++)
+    for (let i = 0; i < sample.length; i++) {
+      if ((i & 511) === 511) backgroundYield();
       assignment[i] = nearestCentroid(rt, metric, lists, sqNorms, sample[i], slot);
+    }
     if (it === iterations) break;
     sums.fill(0);
     counts.fill(0);

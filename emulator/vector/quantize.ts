@@ -2,21 +2,28 @@
 // in a thread's slot (codes widened to i16 for the estimate kernels).
 import { widenCodes } from './kernels/kernels';
 import { slotLayout } from './layout';
+import { backgroundYield } from './search-priority';
 import type { SegmentRuntime } from './segment-runtime';
 import type { DistanceMetric } from './types';
 
+/** Rows quantised between two background yields (~1 ms at 768 dims). */
+const QUANTIZE_CHUNK_ROWS = 256;
+
 /** Quantises local rows [from, to) of a segment. Deterministic, so writing a row twice writes the same bytes. */
 export function quantizeRows(rt: SegmentRuntime, metric: DistanceMetric, from: number, to: number): void {
-  if (to <= from) return;
   const { layout, kernels } = rt;
   const d = layout.dims;
   const normalize = metric === 'cosine_distance';
-  const src = layout.vectors + from * d * 4;
-  const codes = layout.codes + from * d;
-  const scales = layout.scales + from * 4;
-  const norms = layout.norms + from * 4;
-  kernels.quantize(src, to - from, d, normalize, codes, scales, norms);
-  kernels.residuals(src, to - from, d, normalize, codes, scales, norms, layout.residuals + from * 4);
+  for (let at = from; at < to; at += QUANTIZE_CHUNK_ROWS) {
+    if (at > from) backgroundYield();
+    const n = Math.min(QUANTIZE_CHUNK_ROWS, to - at);
+    const src = layout.vectors + at * d * 4;
+    const codes = layout.codes + at * d;
+    const scales = layout.scales + at * 4;
+    const norms = layout.norms + at * 4;
+    kernels.quantize(src, n, d, normalize, codes, scales, norms);
+    kernels.residuals(src, n, d, normalize, codes, scales, norms, layout.residuals + at * 4);
+  }
 }
 
 /** Quantises the query already in this thread's slot (unit length for cosine). */

@@ -4,11 +4,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runTask } from './executor';
 import { runIndexJob } from './index-build';
 import { quantizeRows } from './quantize';
+import { setBackgroundYield, waitForSearches } from './search-priority';
 import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
 import type { IndexResult, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
-const { slot } = workerData as WorkerInit;
+const { slot, searches } = workerData as WorkerInit;
+const searchCount = searches ? new Int32Array(searches) : null;
+// Background work on this thread (index builds, fresh-row quantising, prefaulting) gives way to searches.
+setBackgroundYield(() => waitForSearches(searchCount));
 const segments = new Map<number, SegmentRuntime>();
 
 function lookup(seg: number): SegmentRuntime {
@@ -33,7 +37,11 @@ parentPort?.on('message', (message: ToWorker) => {
       // An atomic add of 0 commits the page without changing a value the request thread may be writing.
       const rt = segments.get(message.id);
       if (!rt) return;
-      for (let at = message.from & ~4095; at < message.to; at += 4096) Atomics.add(rt.u32, at >>> 2, 0);
+      for (let at = message.from & ~4095; at < message.to; at += 4096) {
+        // First touch costs ~1-3 ms per MB here: give way to searches every MB.
+        if ((at & 0xfffff) === 0) waitForSearches(searchCount);
+        Atomics.add(rt.u32, at >>> 2, 0);
+      }
       return;
     }
     case 'run':

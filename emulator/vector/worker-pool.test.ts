@@ -35,6 +35,23 @@ describe('worker pool executor', () => {
     await c.close();
   });
 
+  it('counts search tasks in flight for the background work that gives way to them', async () => {
+    const dims = 64;
+    const c = createVectorColumn({ dims, metric: 'cosine_distance', threads: pool });
+    c.append(randomVectors(40_000, dims, 9));
+    const search = c.scan(randomVectors(1, dims, 10), { from: 0, to: 40_000 }, { k: 5 });
+    expect(pool.searches.active).toBe(pool.pieces);
+    let idle = false;
+    const waiting = pool.searchesIdle(60_000).then(() => {
+      idle = true;
+    });
+    await search;
+    await waiting;
+    expect(idle).toBe(true);
+    expect(pool.searches.active).toBe(0);
+    await c.close();
+  });
+
   it('splits exact scans across workers and returns the same rows as brute force', async () => {
     const dims = 96;
     const n = 30_000;

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { workerUrl } from '../../runner/worker-url';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
+import { SearchSignal } from './search-priority';
 import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
 import type { IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
@@ -30,8 +31,8 @@ class EngineWorker {
   private readonly pending = new Map<number, Pending>();
   private failure: Error | undefined;
 
-  constructor(url: URL, slot: number) {
-    const init: WorkerInit = { slot };
+  constructor(url: URL, slot: number, searches: SharedArrayBuffer) {
+    const init: WorkerInit = { slot, searches };
     this.worker = new Worker(url, { workerData: init });
     this.worker.unref();
     this.worker.on('message', (m: FromWorker) => this.settle(m));
@@ -90,6 +91,8 @@ export class WorkerPoolExecutor implements Executor {
   readonly slots: number;
   readonly parallelism: number;
   readonly pieces: number;
+  /** Search tasks queued or running: background work (here and on the main thread) gives way while non-zero. */
+  readonly searches = new SearchSignal();
   private readonly scan: EngineWorker[];
   private readonly indexer: EngineWorker;
   /** Commits segment pages ahead of appends; never runs tasks, so it needs no slot. */
@@ -111,10 +114,11 @@ export class WorkerPoolExecutor implements Executor {
     this.parallelism = workers;
     this.pieces = workers * (options.piecesPerWorker ?? 1);
     this.slots = workers + 2;
-    this.scan = Array.from({ length: workers }, (_, i) => new EngineWorker(url, i + 1));
+    const signal = this.searches.buffer;
+    this.scan = Array.from({ length: workers }, (_, i) => new EngineWorker(url, i + 1, signal));
     this.idle = [...this.scan];
-    this.indexer = new EngineWorker(url, workers + 1);
-    this.prefaulter = new EngineWorker(url, -1);
+    this.indexer = new EngineWorker(url, workers + 1, signal);
+    this.prefaulter = new EngineWorker(url, -1, signal);
   }
 
   private get all(): EngineWorker[] {
@@ -160,11 +164,19 @@ export class WorkerPoolExecutor implements Executor {
    * down by anything else on the machine simply takes fewer pieces of the search.
    */
   run(tasks: SearchTask[]): Promise<TaskResult[]> {
-    const results = tasks.map(
-      (task) => new Promise<TaskResult>((resolve, reject) => this.queue.push({ task, resolve, reject })),
+    this.searches.begin(tasks.length);
+    const results = tasks.map((task) =>
+      new Promise<TaskResult>((resolve, reject) => this.queue.push({ task, resolve, reject })).finally(() =>
+        this.searches.end(1),
+      ),
     );
     this.pump();
     return Promise.all(results);
+  }
+
+  /** Resolves when no search task is queued or running (or after maxWaitMs): write slices wait for it. */
+  searchesIdle(maxWaitMs?: number): Promise<void> {
+    return this.searches.idle(maxWaitMs);
   }
 
   private pump(): void {
@@ -216,6 +228,14 @@ let shared: WorkerPoolExecutor | undefined;
 /** Whether the bundled worker entry exists (it does when running from dist/, not when vitest runs the TS sources). */
 export function workersAvailable(): boolean {
   return existsSync(fileURLToPath(workerUrl('vector-engine.worker')));
+}
+
+/**
+ * Resolves when the process-wide pool runs no search task, or after maxWaitMs; at once when there is no pool. Large
+ * writes await it between slices so that queries running beside them keep the CPU.
+ */
+export function searchesIdle(maxWaitMs?: number): Promise<void> {
+  return shared ? shared.searchesIdle(maxWaitMs) : Promise.resolve();
 }
 
 /** The process-wide pool every column shares by default (created on first use, stopped with its last column). */

@@ -3,9 +3,11 @@ import type { SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
 import type { IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 
-/** workerData of every engine worker: its scratch slot in each segment. */
+/** workerData of every engine worker: its scratch slot in each segment, and the pool's search count. */
 export interface WorkerInit {
   slot: number;
+  /** SearchSignal.buffer: the count of search tasks in flight, which background work gives way to. */
+  searches?: SharedArrayBuffer;
 }
 
 export type ToWorker =

@@ -23,17 +23,20 @@ export interface VectorBatch {
 /** Rows decoded per slice before other requests get a turn: ~1,000 x 768-d rows take ~2 ms. */
 export const DECODE_SLICE_ROWS = 1024;
 
-/** Decodes every pending batch, yielding to the event loop between slices. Throws the first 400. */
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Decodes every pending batch, calling `turn` between slices (other requests' turn). Throws the first 400. */
 export async function decodeVectors(
   batches: Iterable<VectorBatch>,
   sliceRows = DECODE_SLICE_ROWS,
+  turn: () => Promise<void> = nextTick,
 ): Promise<void> {
   for (const batch of batches) {
     const decode = batch.decode;
     if (!decode) continue;
     for (let from = 0; from < batch.rows; from += sliceRows) {
       decode(from, Math.min(batch.rows, from + sliceRows));
-      if (from + sliceRows < batch.rows) await new Promise((resolve) => setImmediate(resolve));
+      if (from + sliceRows < batch.rows) await turn();
     }
     batch.decode = null;
   }
