@@ -191,11 +191,13 @@ async function runOne(
   at: { dir: string; samples: string; repeat: number },
 ): Promise<FilterCostRunEntry> {
   const before = new Set(readdirSync(at.dir));
+  // The runner's working directory is the repository: paths inside it stay relative (results record RESULTS_DIR).
+  const path = (f: string) => (f.startsWith(root) ? relative(root, f) : f);
   const runArgs = [
     'build/filter-cost.js',
-    ...envFlags({ ...p.env, RESULTS_DIR: at.dir }),
+    ...envFlags({ ...p.env, RESULTS_DIR: path(at.dir) }),
     '--out',
-    `json=${at.samples}`,
+    `json=${path(at.samples)}`,
     ...(o.extraArgs ?? []),
   ];
   const startedAt = new Date().toISOString();
