@@ -2,9 +2,10 @@
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
 import { elapsedMs } from '../performance';
-import { parseJsonBody } from '../wire/json-body';
+import { parseJsonBodyAsync } from '../wire/json-body';
 import type { FloatAllocator } from '../wire/vectors';
 import { parseWriteRequest, type WriteRequest } from '../wire/write-request';
+import { writeTurn } from '../write-turn';
 import type { Reply, RouteContext } from './context';
 import { copyDocuments } from './copy-from';
 
@@ -41,7 +42,7 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
   const name = ctx.params.ns;
   const body = await ctx.body();
   const existing = ctx.registry.get(name);
-  const request = parseWriteRequest(parseJsonBody(body), {
+  const request = parseWriteRequest(await parseJsonBodyAsync(body, writeTurn), {
     vectorColumns: new Set(existing?.schema.vectorColumns() ?? []),
     vectorDims: (column) => existing?.vectorDims(column) ?? null,
     alloc: pooledFloats(ctx),

@@ -2,7 +2,7 @@
 // vector form the SDK allows; and write/query bodies' 400s naming the field.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error';
-import { materialize, parseJsonBody, RawString } from './json-body';
+import { materialize, parseJsonBody, parseJsonBodyAsync, RawString, SCAN_SLICE_BYTES } from './json-body';
 import { parseQueryRequest, querySlots } from './query-request';
 import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
@@ -44,6 +44,19 @@ describe('parseJsonBody', () => {
 
   it('invalid JSON is a 400', () => {
     expect(badRequest(() => parseJsonBody(Buffer.from('{"a": [1,')))).toMatch(/not valid JSON/);
+  });
+
+  it('the sliced async parse returns the same value and takes a turn per slice of a large body', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `${String(i).padStart(4, '0')}${'Q'.repeat(4092)}`);
+    const body = Buffer.from(JSON.stringify({ id: rows.map((_, i) => i), v: rows, esc: 'a\\"b' }));
+    let turns = 0;
+    const parsed = await parseJsonBodyAsync(body, async () => {
+      turns++;
+    });
+    expect((parsed as { v: unknown[] }).v[2999]).toBeInstanceOf(RawString);
+    expect(materialize(parsed)).toEqual(JSON.parse(body.toString()));
+    expect(turns).toBe(Math.floor(body.length / SCAN_SLICE_BYTES));
+    await expect(parseJsonBodyAsync(Buffer.from('{"a": '), async () => {})).rejects.toThrow(/not valid JSON/);
   });
 });
 
