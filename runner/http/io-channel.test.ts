@@ -2,6 +2,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:wor
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIGNAL_INTERRUPT } from '../modules/module-host';
 import { InterruptedWaitError, IoChannel, type OutgoingRequest } from './io-channel';
+import { SharedBodyBuffer, sharedBodyView } from './shared-body';
 import type { ReplyMessage, VuToIoMessage } from './wire';
 
 const request: OutgoingRequest = {
@@ -10,6 +11,7 @@ const request: OutgoingRequest = {
   path: '/',
   headers: [],
   body: null,
+  sharedBody: -1,
   timeoutMs: 1000,
   discardBody: false,
 };
@@ -54,6 +56,7 @@ function setup() {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   const signal = new Int32Array(new SharedArrayBuffer(8));
+  const shared = new SharedBodyBuffer();
   const channel = new IoChannel(
     port1,
     signal,
@@ -61,8 +64,9 @@ function setup() {
     () => {
       if (Atomics.load(signal, SIGNAL_INTERRUPT)) throw new Error('SENTINEL');
     },
+    shared,
   );
-  return { channel, io: port2, signal };
+  return { channel, io: port2, signal, shared };
 }
 
 describe('IoChannel', () => {
@@ -77,6 +81,28 @@ describe('IoChannel', () => {
       [1, true],
       [2, false],
     ]);
+  });
+
+  it('announces the shared body buffer before the first request using it, and only once', () => {
+    const { channel, io, shared } = setup();
+    const length = shared.write('x'.repeat(10));
+    channel.sendBlocking({ ...request, sharedBody: length });
+    channel.sendBlocking({ ...request, sharedBody: length });
+    const messages = sent(io);
+    expect(messages.map((m) => m.t)).toEqual(['attach', 'sharedBody', 'req', 'req']);
+    const buffer = (messages[1] as { buffer: SharedArrayBuffer }).buffer;
+    expect(messages.slice(2).map((m) => (m.t === 'req' ? m.sharedBody : undefined))).toEqual([10, 10]);
+    // Still marked busy by the last request: a new body needs a new buffer, announced before its request.
+    shared.write('y'.repeat(10));
+    channel.sendBlocking({ ...request, sharedBody: 10 });
+    const next = sent(io);
+    expect(next.map((m) => m.t)).toEqual(['sharedBody', 'req']);
+    expect((next[0] as { buffer: SharedArrayBuffer }).buffer).not.toBe(buffer);
+    // Released by the I/O side: the same buffer is reused without a new announcement.
+    sharedBodyView((next[0] as { buffer: SharedArrayBuffer }).buffer, 10).release();
+    shared.write('z'.repeat(10));
+    channel.sendBlocking({ ...request, sharedBody: 10 });
+    expect(sent(io).map((m) => m.t)).toEqual(['req']);
   });
 
   it('waitAny returns the replies already there and routes async replies to their promises', async () => {

@@ -2,6 +2,7 @@
 // (Atomics.wait + receiveMessageOnPort, so only this VU waits) and resolves async ones from port events.
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../modules/module-host';
+import type { SharedBodyBuffer } from './shared-body';
 import type { AttachMessage, IoToVuMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
 
 /** A request as the VU builds it; the channel adds the id and the wake flag. */
@@ -27,6 +28,8 @@ export class IoChannel {
     private readonly signal: Int32Array,
     private readonly attach: Omit<AttachMessage, 't' | 'signal'>,
     private readonly throwIfInterrupted: () => void,
+    /** Where requests with `sharedBody >= 0` have their body (announced to the worker before first use). */
+    private readonly sharedBody?: SharedBodyBuffer,
   ) {
     port.on('message', (message: IoToVuMessage) => this.route(message));
     port.unref();
@@ -98,6 +101,13 @@ export class IoChannel {
 
   private post(request: OutgoingRequest, wake: boolean): number {
     const id = this.nextId++;
+    if (request.sharedBody >= 0) {
+      if (!this.sharedBody)
+        throw new Error('IoChannel: a shared request body needs the VU shared body buffer');
+      const fresh = this.sharedBody.takeUnannounced();
+      if (fresh) this.send({ t: 'sharedBody', buffer: fresh });
+      this.sharedBody.markBusy();
+    }
     // Field by field: a spread into a literal is slow on this per-request path.
     const message: RequestMessage = {
       t: 'req',
@@ -108,6 +118,7 @@ export class IoChannel {
       path: request.path,
       headers: request.headers,
       body: request.body,
+      sharedBody: request.sharedBody,
       timeoutMs: request.timeoutMs,
       discardBody: request.discardBody,
     };

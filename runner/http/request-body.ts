@@ -2,6 +2,7 @@
 // as application/x-www-form-urlencoded, objects holding http.file() values as multipart/form-data. Runs in the VU's
 // own thread and always yields a fresh ArrayBuffer, which is then transferred (not copied) to the I/O worker.
 import { randomBytes } from 'node:crypto';
+import { SHARED_BODY_MIN_BYTES, type SharedBodyBuffer } from './shared-body';
 
 /** What http.file() returns (k6's FileData). */
 export class FileData {
@@ -25,6 +26,8 @@ export function file(data: unknown, filename?: unknown, contentType?: unknown): 
 
 export interface EncodedBody {
   bytes: ArrayBuffer | null;
+  /** Byte length of a body written into the VU's shared body buffer instead of `bytes` (large sync bodies). */
+  shared?: number;
   /** Content-Type k6 sets for structured bodies (not for strings or raw bytes). */
   contentType?: string;
   /** The body as text for res.request.body: strings and forms ("" for bytes and multipart, not decoded again). */
@@ -138,4 +141,35 @@ export function encodeBody(
   }
   const text = String(body);
   return { bytes: encoder.encode(text).buffer as ArrayBuffer, text };
+}
+
+/** Any view as its bytes (no copy). */
+function bytesOf(view: ArrayBufferView | ArrayBuffer): Uint8Array {
+  return view instanceof ArrayBuffer
+    ? new Uint8Array(view)
+    : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/**
+ * For a synchronous call: a large string or binary body written straight into the VU's shared body buffer (the same
+ * bytes encodeBody would produce, without a fresh ArrayBuffer); undefined for anything else.
+ */
+export function encodeBodyShared(body: unknown, shared: SharedBodyBuffer): EncodedBody | undefined {
+  if (typeof body === 'string') {
+    // UTF-8 never has fewer bytes than UTF-16 code units, so this length test never sends a small body here.
+    if (body.length < SHARED_BODY_MIN_BYTES) return undefined;
+    return { bytes: null, shared: shared.write(body), text: body };
+  }
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+    if (body.byteLength < SHARED_BODY_MIN_BYTES) return undefined;
+    return { bytes: null, shared: shared.write(bytesOf(body)), text: '' };
+  }
+  return undefined;
+}
+
+/** Moves an already encoded large body (form, multipart, compressed) into the shared buffer. */
+export function moveToShared(encoded: EncodedBody, shared: SharedBodyBuffer): void {
+  if (!encoded.bytes || encoded.bytes.byteLength < SHARED_BODY_MIN_BYTES) return;
+  encoded.shared = shared.write(new Uint8Array(encoded.bytes));
+  encoded.bytes = null;
 }

@@ -71,6 +71,8 @@ export class RequestFlow {
   private tagUrl: string;
   private tagName: string;
   private body: ArrayBuffer | null;
+  /** Length of the body in the VU's shared body buffer, -1 when none (see shared-body.ts). */
+  private sharedBody: number;
   private headers: Array<[string, string]>;
   private hops = 0;
   private readonly deadline: number;
@@ -93,6 +95,7 @@ export class RequestFlow {
     this.tagUrl = target.tagUrl;
     this.tagName = target.tagName;
     this.body = encoded.bytes;
+    this.sharedBody = encoded.shared ?? -1;
     this.jar = jar ?? ctx.vuJar;
     this.deadline = performance.now() + params.timeoutMs;
     const host = ctx.host;
@@ -107,7 +110,7 @@ export class RequestFlow {
     if (userLength) {
       // undici computes Content-Length from the body; k6 drops a user value that disagrees, with a warning.
       headers = withoutHeader(headers, 'content-length');
-      const actual = encoded.bytes?.byteLength ?? 0;
+      const actual = encoded.bytes?.byteLength ?? encoded.shared ?? 0;
       if (Number(userLength[1]) !== actual) {
         host.log(
           'warn',
@@ -148,6 +151,7 @@ export class RequestFlow {
       path: this.path,
       headers: flat,
       body: this.body,
+      sharedBody: this.sharedBody,
       // Whole milliseconds: Node keeps one timer list per distinct duration, so 60000 is shared by every request.
       timeoutMs: Math.max(1, Math.ceil(this.deadline - performance.now())),
       discardBody: this.params.responseType === 'none',
@@ -227,6 +231,7 @@ export class RequestFlow {
       this.body = reply.requestBody ?? this.body;
     } else {
       this.body = null;
+      this.sharedBody = -1;
       this.headers = withoutHeader(withoutHeader(this.headers, 'content-type'), 'content-encoding');
     }
     if (hop.crossHost) this.headers = withoutHeader(withoutHeader(this.headers, 'authorization'), 'cookie');

@@ -6,6 +6,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { Agent, Client, Pool } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
+import { sharedBodyView } from './shared-body';
 import { justConnectedSocket, timedConnector } from './socket-timings';
 import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
 
@@ -15,10 +16,19 @@ import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from 
  */
 const SLICE_BYTES = 1024 * 1024;
 
-function* inSlices(body: ArrayBuffer): Generator<Buffer> {
-  for (let at = 0; at < body.byteLength; at += SLICE_BYTES) {
-    yield Buffer.from(body, at, Math.min(SLICE_BYTES, body.byteLength - at));
+/** Slices of `body`; stops early once `released()` (the VU may then reuse a shared buffer's memory). */
+function* inSlices(body: Uint8Array, released: () => boolean = () => false): Generator<Buffer> {
+  for (let at = 0; at < body.byteLength && !released(); at += SLICE_BYTES) {
+    yield Buffer.from(body.buffer, body.byteOffset + at, Math.min(SLICE_BYTES, body.byteLength - at));
   }
+}
+
+/** What undici gets as the body of one request, and what must happen when the exchange is over. */
+interface DispatchBody {
+  body: Buffer | Readable | null;
+  /** Content-Length to add (stream bodies), or -1. */
+  length: number;
+  release?: () => void;
 }
 
 /** Idle keep-alive connections live this long (Go's http.Transport default idle timeout is 90 s). */
@@ -44,6 +54,9 @@ export class VuConnection {
   private noConnectionReuse = false;
   private insecure = false;
   private readonly inFlight = new Map<number, Exchange>();
+  /** Bodies of in-flight requests that live in the VU's shared buffer: handed back when the exchange ends. */
+  private readonly releases = new Map<number, () => void>();
+  private sharedBuffer: SharedArrayBuffer | undefined;
 
   /** `onClosed` runs when the VU side goes away (its thread ended): the pool's sockets are closed then. */
   constructor(
@@ -64,6 +77,10 @@ export class VuConnection {
       case 'cancel':
         this.inFlight.get(message.id)?.cancel();
         this.inFlight.delete(message.id);
+        this.release(message.id);
+        return;
+      case 'sharedBody':
+        this.sharedBuffer = message.buffer;
         return;
       case 'attach':
         this.attach(message);
@@ -99,24 +116,48 @@ export class VuConnection {
     return this.agent;
   }
 
+  /** Large bodies become a stream of slices with an explicit Content-Length; small ones a Buffer. */
+  private dispatchBody(request: RequestMessage): DispatchBody {
+    if (request.sharedBody >= 0) {
+      if (!this.sharedBuffer) throw new Error('a shared request body arrived before its buffer');
+      const { body, release } = sharedBodyView(this.sharedBuffer, request.sharedBody);
+      let released = false;
+      const stream = Readable.from(
+        inSlices(body, () => released),
+        { objectMode: false },
+      );
+      return {
+        body: stream,
+        length: body.byteLength,
+        release: () => {
+          released = true;
+          release();
+        },
+      };
+    }
+    if (!request.body) return { body: null, length: -1 };
+    if (request.body.byteLength > SLICE_BYTES) {
+      return {
+        body: Readable.from(inSlices(new Uint8Array(request.body)), { objectMode: false }),
+        length: request.body.byteLength,
+      };
+    }
+    return { body: Buffer.from(request.body), length: -1 };
+  }
+
   private start(request: RequestMessage): void {
     const exchange = new Exchange(request, (reply) => this.reply(request, reply));
-    const largeBody = request.body && request.body.byteLength > SLICE_BYTES ? request.body : undefined;
     this.inFlight.set(request.id, exchange);
     try {
+      const { body, length, release } = this.dispatchBody(request);
+      if (release) this.releases.set(request.id, release);
       this.pool().dispatch(
         {
           origin: request.origin,
           path: request.path,
           method: request.method,
-          headers: largeBody
-            ? [...request.headers, 'content-length', String(largeBody.byteLength)]
-            : request.headers,
-          body: largeBody
-            ? Readable.from(inSlices(largeBody), { objectMode: false })
-            : request.body
-              ? Buffer.from(request.body)
-              : null,
+          headers: length >= 0 ? [...request.headers, 'content-length', String(length)] : request.headers,
+          body,
           reset: this.noConnectionReuse,
         },
         exchange,
@@ -126,8 +167,21 @@ export class VuConnection {
     }
   }
 
+  /**
+   * Hands a shared body back to the VU. Safe once the exchange has ended: undici writes no more of a request's body
+   * after its response completed or it failed (it destroys a socket still writing one), and a cancelled exchange is
+   * aborted, which stops the body stream.
+   */
+  private release(id: number): void {
+    const release = this.releases.get(id);
+    if (!release) return;
+    this.releases.delete(id);
+    release();
+  }
+
   private reply(request: RequestMessage, reply: ReplyMessage): void {
     if (!this.inFlight.delete(request.id)) return;
+    this.release(request.id);
     let transfer = reply.body;
     if (request.body && (reply.status === 307 || reply.status === 308)) {
       reply.requestBody = request.body;
@@ -150,6 +204,7 @@ export class VuConnection {
   async close(): Promise<void> {
     for (const exchange of this.inFlight.values()) exchange.cancel();
     this.inFlight.clear();
+    for (const id of [...this.releases.keys()]) this.release(id);
     this.port.close();
     const agent = this.agent;
     this.agent = undefined;

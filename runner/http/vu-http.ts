@@ -7,12 +7,13 @@ import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
 import { type HttpTagFlags, httpTagFlags } from './http-samples';
 import { IoChannel } from './io-channel';
-import { encodeBody } from './request-body';
+import { type EncodedBody, encodeBody, encodeBodyShared, moveToShared } from './request-body';
 import { type FlowContext, RequestFlow } from './request-flow';
 import { normaliseParams, RequestParamsError } from './request-params';
 import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './request-url';
 import { Response } from './response';
 import { compress, toArrayBuffer } from './response-body';
+import { SharedBodyBuffer } from './shared-body';
 
 export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
@@ -21,6 +22,8 @@ export class VuHttp implements FlowContext {
   /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
   private readonly targets = new Map<string, RequestTarget>();
   private channel: IoChannel | undefined;
+  /** Large bodies of sync calls (one request at a time) go through this buffer; batch and async ones are transferred. */
+  private readonly sharedBody = new SharedBodyBuffer();
 
   constructor(readonly host: ModuleHost) {
     const options = host.httpOptions;
@@ -47,7 +50,7 @@ export class VuHttp implements FlowContext {
   request(method: string, url: unknown, body: unknown, params: unknown): Response {
     if (this.host.inInitContext())
       throw new Error('Making http requests in the init context is not supported');
-    const flow = this.prepare(method, url, body, params);
+    const flow = this.prepare(method, url, body, params, this.sharedBody);
     if (flow instanceof Response) return flow;
     const channel = this.io();
     for (;;) {
@@ -108,21 +111,33 @@ export class VuHttp implements FlowContext {
     return byKey;
   }
 
-  /** Checks and encodes a request; a problem found before sending becomes a status-0 Response (or a throw). */
-  prepare(method: string, url: unknown, body: unknown, params: unknown): RequestFlow | Response {
+  /**
+   * Checks and encodes a request; a problem found before sending becomes a status-0 Response (or a throw). `shared`
+   * (sync calls only) receives a large body instead of a fresh ArrayBuffer.
+   */
+  prepare(
+    method: string,
+    url: unknown,
+    body: unknown,
+    params: unknown,
+    shared?: SharedBodyBuffer,
+  ): RequestFlow | Response {
     const options = this.host.httpOptions;
     const throwing = (params as { throw?: unknown } | null | undefined)?.throw ?? options.throw;
     try {
       const normalised = normaliseParams(params, options);
       const target = this.target(url);
       const warn = (message: string) => this.host.log('warn', message);
-      const encoded = encodeBody(body, warn);
-      if (normalised.compression.length > 0 && encoded.bytes) {
+      const compressing = normalised.compression.length > 0;
+      const encoded: EncodedBody =
+        (shared && !compressing ? encodeBodyShared(body, shared) : undefined) ?? encodeBody(body, warn);
+      if (compressing && encoded.bytes) {
         encoded.bytes = toArrayBuffer(compress(new Uint8Array(encoded.bytes), normalised.compression));
         if (!normalised.headers.some(([n]) => n.toLowerCase() === 'content-encoding')) {
           normalised.headers.push(['Content-Encoding', normalised.compression.join(', ')]);
         }
       }
+      if (shared) moveToShared(encoded, shared);
       let jar: CookieJar | undefined;
       if (normalised.jar !== undefined && normalised.jar !== null) {
         if (!(normalised.jar instanceof CookieJar)) {
@@ -163,6 +178,7 @@ export class VuHttp implements FlowContext {
       this.host.signal,
       { insecureSkipTLSVerify: options.insecureSkipTLSVerify, noConnectionReuse: options.noConnectionReuse },
       () => this.host.throwIfInterrupted(),
+      this.sharedBody,
     );
     return this.channel;
   }

@@ -27,6 +27,11 @@ export interface RequestMessage {
   /** Flat [name, value, name, value, ...] list, names as the user wrote them. */
   headers: string[];
   body: ArrayBuffer | null;
+  /**
+   * Byte length of a body the VU wrote into its shared body buffer (runner/http/shared-body.ts) instead of `body`;
+   * -1 when the body (if any) is in `body`.
+   */
+  sharedBody: number;
   /** Whole-request budget including the body read; the reply then carries error code 1050. */
   timeoutMs: number;
   /** responseType `none`: read the body and drop it in the I/O worker (only its size is reported). */
@@ -44,7 +49,18 @@ export interface CloseIdleMessage {
   t: 'closeIdle';
 }
 
-export type VuToIoMessage = AttachMessage | RequestMessage | CancelMessage | CloseIdleMessage;
+/** VU -> I/O worker: the VU's shared body buffer from now on (sent once per buffer, before the request using it). */
+export interface SharedBodyMessage {
+  t: 'sharedBody';
+  buffer: SharedArrayBuffer;
+}
+
+export type VuToIoMessage =
+  | AttachMessage
+  | RequestMessage
+  | CancelMessage
+  | CloseIdleMessage
+  | SharedBodyMessage;
 
 /** Phase durations in milliseconds (float, sub-millisecond), k6's `res.timings` minus `duration`. */
 export interface PhaseTimings {
@@ -88,7 +104,8 @@ export interface ReplyMessage {
   sentBytes: number;
   receivedBytes: number;
   error: WireError | null;
-  /** The request body handed back for 307/308 redirects, which resend it (it was transferred, not copied). */
+  /** The request body handed back for 307/308 redirects, which resend it (it was transferred, not copied); null for
+   * shared bodies, which stay in the VU's shared buffer. */
   requestBody: ArrayBuffer | null;
 }
 

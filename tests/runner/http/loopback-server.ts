@@ -1,4 +1,5 @@
 // A node:http server on 127.0.0.1:0 for k6/http tests: fixed routes with exact, predictable answers.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -56,6 +57,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, seen: string[])
           bodyBytes: body.length,
         }),
       );
+      return;
+    }
+    case 'sha256': {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          bytes: body.length,
+          sha256: createHash('sha256').update(body).digest('hex'),
+          type: req.headers['content-type'] ?? null,
+        }),
+      );
+      return;
+    }
+    case 'redirect-307-sha256': {
+      res.writeHead(307, { location: '/sha256' });
+      res.end();
       return;
     }
     case 'delay': {
