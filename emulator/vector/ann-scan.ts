@@ -35,14 +35,17 @@ function annPart(
         norms: layout.norms + c * 4,
       });
       const base = part.rowBase + c;
+      // The threshold only changes on a push: read it once per push, not once per row (this loop sees every row).
+      let threshold = approx.threshold;
       for (let i = 0; i < n; i++) {
         const d = f32[s + i];
-        if (!(d <= approx.threshold)) continue;
+        if (!(d <= threshold)) continue;
         const row = base + i;
         if (dead && hasRow(dead, row)) continue;
         if (allow && !hasRow(allow, row)) continue;
         approx.push(d, row);
         kth.push(d, row);
+        threshold = approx.threshold;
       }
     }
     return part.to - part.from;
@@ -68,14 +71,16 @@ function annPart(
     for (let c = start; c < end; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, end - c);
       kernels.estimateI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores, estimate);
+      let threshold = approx.threshold;
       for (let i = 0; i < n; i++) {
         const d = f32[s + i];
-        if (!(d <= approx.threshold)) continue;
+        if (!(d <= threshold)) continue;
         const row = part.rowBase + u32[ids + c + i];
         if (dead && hasRow(dead, row)) continue;
         if (allow && !hasRow(allow, row)) continue;
         approx.push(d, row);
         kth.push(d, row);
+        threshold = approx.threshold;
       }
       scored += n;
     }

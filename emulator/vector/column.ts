@@ -151,7 +151,9 @@ export class SegmentedColumn implements VectorColumn {
     const n = snap.indexedRows;
     const none = { hits: [], stats: { exhaustiveRows: 0, annRows: 0 } };
     if (n === 0) return none;
-    const { dead, allow, k } = options;
+    const { allow, k } = options;
+    // Without dead rows in range the bitset is not sent to the workers at all (1M rows = 125 KB per task to copy).
+    const dead = options.dead && countRows(options.dead, 0, n) > 0 ? options.dead : undefined;
     const candidates = allow ? countRows(allow, 0, n, dead) : dead ? n - countRows(dead, 0, n) : n;
     if (candidates === 0) return none;
     if (candidates < n && candidates <= Math.max(EXACT_FALLBACK_ROWS, n * EXACT_FALLBACK_SHARE)) {
@@ -254,7 +256,7 @@ export class SegmentedColumn implements VectorColumn {
       metric: this.metric,
       query: prepareQuery(query, this.metric),
       k: options.k,
-      dead: options.dead,
+      dead: options.dead && countRows(options.dead, from, to) > 0 ? options.dead : undefined,
       allow: options.allow,
       quantized: this.quantized,
     };

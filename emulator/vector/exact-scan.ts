@@ -73,14 +73,16 @@ function f32Part(
     const n = Math.min(CHUNK_ROWS, part.to - c);
     kernel(layout.vectors + c * dims * 4, n, dims, sl.query, sl.scores);
     const base = part.rowBase + c;
+    let threshold = top.threshold;
     for (let i = 0; i < n; i++) {
       const d = f32[s + i];
-      if (!(d <= top.threshold)) continue;
+      if (!(d <= threshold)) continue;
       const row = base + i;
       if (dead && hasRow(dead, row)) continue;
       if (allow && !hasRow(allow, row)) continue;
       top.push(d, row);
       bound.push(d, row);
+      threshold = top.threshold;
     }
   }
 }
@@ -118,6 +120,7 @@ function boundedPart(
       scales: layout.scales + c * 4,
       norms: layout.norms + c * 4,
     });
+    let threshold = bound.threshold;
     for (let i = 0; i < n; i++) {
       const local = c + i;
       const e = f32[s + i];
@@ -128,11 +131,12 @@ function boundedPart(
       const dotError = (xLen + r) * qRes + r * qLen;
       const eps = (cosine ? dotError : 2 * dotError) + ROUNDING_SLACK * (1 + Math.abs(e) + xLen * xLen);
       const lower = e - eps;
-      if (lower > bound.threshold) continue;
+      if (lower > threshold) continue;
       const row = part.rowBase + local;
       if (dead && hasRow(dead, row)) continue;
       if (allow && !hasRow(allow, row)) continue;
       bound.push(e + eps, row);
+      threshold = bound.threshold;
       out.rows.push(local);
       out.lower.push(lower);
     }
