@@ -106,7 +106,9 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
         rt.emit([{ metric: 'bench_iteration_start_lag', time: now, value: now - due, tags: lagTags }]);
         const r = one(index);
         if (r instanceof Promise) await r;
-        freeSince = nowMs();
+        // Free from the iteration's end, as k6 returns the VU to the pool then: the samples, flushes and thread
+        // wake-ups between that instant and this VU's next claim must not turn a start it could take into a drop.
+        freeSince = rt.lastIterationEnd;
       }
       break;
     }

@@ -45,6 +45,7 @@ function finish(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Ou
     end = nowMs();
   }
   rt.iterationEnded();
+  rt.lastIterationEnd = end;
   const tags = rt.tags();
   const metadata = rt.metadata();
   const [sent, received] = rt.takeData();

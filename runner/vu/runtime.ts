@@ -33,6 +33,8 @@ export class VuRuntime implements ModuleHost {
   iteration = -1;
   iterationInScenario = -1;
   iterationInInstance = -1;
+  /** Epoch ms when the last iteration ended (padding included): from then on the VU counts as free (k6's rule). */
+  lastIterationEnd = 0;
   private sent = 0;
   private received = 0;
   private pending = 0;

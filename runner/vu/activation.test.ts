@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import {
+  INSTANCE_WORDS,
+  newInt32Block,
+  nowMs,
+  SC_DROPPED,
+  SCENARIO_WORDS,
+  SIGNAL_WORDS,
+} from '../control-block';
+import type { SampleInput } from '../modules/module-host';
+import { runActivation } from './activation';
+import type { Realm } from './realm';
+import { VuRuntime } from './runtime';
+import type { RealmData } from './wire';
+
+function busyUntil(epochMs: number): void {
+  while (nowMs() < epochMs) {
+    // spin: the test needs exact "busy" windows, not sleeps
+  }
+}
+
+function runtime(): VuRuntime {
+  const data = {
+    mode: 'vu',
+    vuId: 1,
+    bundleUrl: '',
+    scriptDir: '',
+    env: {},
+    testOptions: {},
+    runTags: {},
+    systemTags: ['scenario'],
+    minIterationDuration: 0,
+    signal: newInt32Block(SIGNAL_WORDS),
+    instance: newInt32Block(INSTANCE_WORDS),
+    testStart: nowMs(),
+    sharedArrays: {},
+  } as unknown as RealmData; // httpOptions are not read by an activation
+  return new VuRuntime(data);
+}
+
+/**
+ * One VU on a constant-arrival-rate of 20/s for 250 ms (starts due at 0, 50, ..., 200 ms). Each iteration is busy
+ * until `busyMs` after its due time; `bookkeepingMs` of work follows every iteration's end before the VU claims again.
+ */
+async function arrival(busyMs: number, bookkeepingMs: number) {
+  const rt = runtime();
+  const emitted: SampleInput[] = [];
+  rt.emit = (samples) => {
+    emitted.push(...samples);
+    if (samples.some((s) => s.metric === 'iterations')) busyUntil(nowMs() + bookkeepingMs);
+  };
+  const start = nowMs() + 20;
+  const block = newInt32Block(SCENARIO_WORDS);
+  const realm = {
+    module: {
+      default: () => busyUntil(start + (rt.iterationInInstance * 50 + busyMs)),
+    },
+    env: {},
+  } as unknown as Realm;
+  await runActivation(rt, realm, {
+    type: 'activate',
+    gen: 1,
+    scenario: {
+      name: 'q',
+      executor: 'constant-arrival-rate',
+      exec: 'default',
+      env: {},
+      tags: {},
+      startTime: start,
+      duration: 250,
+    },
+    block,
+    mode: {
+      kind: 'arrival',
+      schedule: { executor: 'constant-arrival-rate', rate: 20, timeUnit: 1000, duration: 250 },
+      start,
+      freeSince: start,
+      maxVUs: 1,
+      droppedTags: { scenario: 'q' },
+    },
+    setupData: undefined,
+  });
+  return {
+    started: emitted.filter((s) => s.metric === 'iterations').length,
+    dropped: Atomics.load(block, SC_DROPPED),
+    droppedSamples: emitted.filter((s) => s.metric === 'dropped_iterations').length,
+  };
+}
+
+describe('arrival-rate activation', () => {
+  it('a VU whose iteration ended before a due start takes it, however long its bookkeeping after the end took', async () => {
+    // Iterations end 30 ms after their due time, 20 ms before the next; 30 ms of bookkeeping follow each.
+    expect(await arrival(30, 30)).toEqual({ started: 5, dropped: 0, droppedSamples: 0 });
+  });
+
+  it('a start due while the only VU is inside an iteration is dropped (one sample each), never retried', async () => {
+    // Iterations last 60 ms: the starts due at 50 and 150 ms find the VU busy.
+    expect(await arrival(60, 0)).toEqual({ started: 3, dropped: 2, droppedSamples: 2 });
+  });
+});
