@@ -185,9 +185,15 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     plan.plan.plannedPeak,
   );
 
-  // vus / vus_max every second, event-loop lag, thresholds every 2 s.
+  // vus / vus_max every second, event-loop lag (this thread's, thread:main, and each HTTP I/O worker's,
+  // thread:http), thresholds every 2 s.
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
+  const mainLagTags = { ...plan.runTags, thread: 'main' };
+  const ioLagTags = http.takeLoopLag().map((_, i, all) => ({
+    ...plan.runTags,
+    thread: all.length === 1 ? 'http' : `http-${i + 1}`,
+  }));
   // Before the first scenario starts and after the last one ended only vus_max is sampled, so `vus` reads like
   // k6's (e.g. "1 min=1 max=1" for a one-VU test rather than a 0 from before or after the run).
   const tick = (withVus = true) => {
@@ -204,9 +210,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
       metric: 'bench_event_loop_lag',
       time,
       value: loopDelay.max / 1e6,
-      tags: plan.runTags,
+      tags: mainLagTags,
     });
     loopDelay.reset();
+    const ioLag = http.takeLoopLag();
+    for (let i = 0; i < ioLag.length; i++)
+      aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: ioLag[i], tags: ioLagTags[i] });
   };
   let ticker: NodeJS.Timeout | undefined;
   const thresholdTimer = setInterval(() => {
@@ -229,6 +238,9 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
         ? error
         : new BenchError((error as Error).message, EXIT_SCRIPT_EXCEPTION);
     }
+    // Starting the VU threads keeps this thread busy for a while: that is start-up, not lag under load.
+    loopDelay.reset();
+    http.takeLoopLag();
     tick(false);
     ticker = setInterval(tick, 1000);
 

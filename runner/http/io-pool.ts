@@ -3,7 +3,7 @@
 // thread and socket timings are taken on a thread that only does I/O.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { workerUrl } from '../worker-url';
-import type { IoControlMessage, IoStatusMessage } from './wire';
+import type { IoControlMessage, IoStatusMessage, IoWorkerData } from './wire';
 
 export interface HttpIoPoolOptions {
   /**
@@ -18,7 +18,10 @@ export interface HttpIoPoolOptions {
 export class HttpIoPool {
   private closed = false;
 
-  private constructor(private readonly workers: Worker[]) {}
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly loopLag: Int32Array,
+  ) {}
 
   static async start(options: HttpIoPoolOptions = {}): Promise<HttpIoPool> {
     const count = options.workers ?? 1;
@@ -26,8 +29,19 @@ export class HttpIoPool {
       throw new Error(`HttpIoPool: workers must be a positive integer, got ${count}`);
     }
     const file = options.workerFile ?? workerUrl('http-io.worker');
-    const workers = await Promise.all(Array.from({ length: count }, () => startWorker(file)));
-    return new HttpIoPool(workers);
+    const loopLag = new Int32Array(new SharedArrayBuffer(4 * count));
+    const workers = await Promise.all(
+      Array.from({ length: count }, (_, index) => startWorker(file, { loopLag, index })),
+    );
+    return new HttpIoPool(workers, loopLag);
+  }
+
+  /**
+   * Each worker's largest event-loop delay (ms) since the previous call: every VU's requests are timed on these
+   * threads, so a stall here inflates http_req_* timings (bench_event_loop_lag{thread:http}).
+   */
+  takeLoopLag(): number[] {
+    return Array.from({ length: this.workers.length }, (_, i) => Atomics.exchange(this.loopLag, i, 0) / 1000);
   }
 
   /** A new port for VU `vuId` (its own connection pool); transfer it to the VU's thread. */
@@ -56,8 +70,8 @@ export class HttpIoPool {
   }
 }
 
-async function startWorker(file: URL): Promise<Worker> {
-  const worker = new Worker(file);
+async function startWorker(file: URL, workerData: IoWorkerData): Promise<Worker> {
+  const worker = new Worker(file, { workerData });
   await waitFor(worker, 'ready');
   return worker;
 }

@@ -111,6 +111,13 @@ export interface ReplyMessage {
 
 export type IoToVuMessage = ReplyMessage;
 
+/** workerData of an I/O worker. */
+export interface IoWorkerData {
+  /** One word per worker: the largest event-loop delay (µs) seen since the main thread last took it (0). */
+  loopLag: Int32Array;
+  index: number;
+}
+
 /** Main thread -> I/O worker control messages. */
 export type IoControlMessage = { t: 'vu'; vuId: number; port: MessagePort } | { t: 'close' };
 /** I/O worker -> main thread. */
