@@ -1,0 +1,129 @@
+// What bounds a load generator on this machine, measured against the same loopback endpoint as the runner (for
+// scripts/bench-runner.ts): autocannon unthrottled, raw undici in one thread, and the CPU a process spends per request.
+// Every loop here is bounded by its duration and sends only to the loopback URL it is given.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Pool } from 'undici';
+import { TrendSink } from '../runner/metrics/sinks';
+
+export interface Ceiling {
+  /** Requests completed per second. */
+  rate: number;
+  /** This process's CPU (user + system) per request, µs. */
+  cpuUs: number;
+  p50: number;
+  p99: number;
+}
+
+interface AutocannonResult {
+  requests: { total: number };
+  duration: number;
+}
+
+// autocannon ships no types; only run() and the 'response' event are used.
+type Autocannon = (
+  opts: Record<string, unknown>,
+  cb: (err: Error | null, res: AutocannonResult) => void,
+) => { on(event: 'response', fn: (c: unknown, status: number, bytes: number, ms: number) => void): void };
+
+/** autocannon in this process: at `rate` requests/s overall, or as fast as it goes when `rate` is undefined. */
+export async function autocannon(
+  url: string,
+  seconds: number,
+  connections: number,
+  rate?: number,
+): Promise<Ceiling> {
+  const run = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const latencies = new TrendSink();
+  const cpu = process.cpuUsage();
+  const result = await new Promise<AutocannonResult>((resolve, reject) => {
+    const options = { url, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) };
+    const instance = run(options, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on('response', (_c, _status, _bytes, ms) => latencies.add(ms));
+  });
+  const used = process.cpuUsage(cpu);
+  return {
+    rate: result.requests.total / result.duration,
+    cpuUs: (used.user + used.system) / Math.max(1, result.requests.total),
+    p50: latencies.percentile(50),
+    p99: latencies.percentile(99),
+  };
+}
+
+/** undici's request API awaited in this thread, `connections` requests in flight on one pool, for `seconds`. */
+export async function rawUndici(url: string, seconds: number, connections: number): Promise<Ceiling> {
+  const { origin, pathname } = new URL(url);
+  const pool = new Pool(origin, { connections });
+  const latencies = new TrendSink();
+  const get = async () => {
+    const res = await pool.request({ path: pathname, method: 'GET' });
+    await res.body.dump();
+  };
+  try {
+    for (let i = 0; i < 200; i++) await get(); // connection and JIT warm-up
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    const end = start + seconds * 1000;
+    let done = 0;
+    const loop = async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        await get();
+        latencies.add(performance.now() - t);
+        done++;
+      }
+    };
+    await Promise.all(Array.from({ length: connections }, loop));
+    const elapsed = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
+    return {
+      rate: done / elapsed,
+      cpuUs: (used.user + used.system) / Math.max(1, done),
+      p50: latencies.percentile(50),
+      p99: latencies.percentile(99),
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * CPU seconds (user + system) of another process over time, sampled every 100 ms from /proc (Linux only; elsewhere
+ * `between` returns NaN).
+ */
+export class CpuSampler {
+  private readonly samples: Array<[number, number]> = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => {
+      const cpu = cpuSeconds(this.pid);
+      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu]);
+    }, 100);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** CPU seconds used between two epoch-ms instants (nearest samples inside the window). */
+  between(from: number, to: number): number {
+    const inside = this.samples.filter(([t]) => t >= from && t <= to);
+    if (inside.length < 2) return Number.NaN;
+    const [t0, c0] = inside[0];
+    const [t1, c1] = inside[inside.length - 1];
+    return ((c1 - c0) * (to - from)) / (t1 - t0);
+  }
+}
+
+/** utime + stime of a process in seconds, NaN when /proc is not there. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of proc(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
