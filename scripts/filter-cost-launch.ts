@@ -159,7 +159,8 @@ export async function launchFilterCost(o: LaunchOptions): Promise<LaunchResult> 
         const entry = await runOne(o, p, {
           dir,
           samples: join(samplesDir, `${p.config.label}-${repeat}-${i}.ndjson.gz`),
-          repeat,
+          // The nth run of this configuration in this launch (the local profile runs its baseline twice).
+          repeat: manifest.runs.filter((run) => run.configuration === p.config.label).length + 1,
         });
         manifest.runs.push(entry);
         saveManifest();

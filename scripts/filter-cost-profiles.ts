@@ -41,7 +41,7 @@ export const PROFILES = {
   // without an attribute runs first and last: the spread of its two runs shows how much the machine drifted.
   local: {
     description:
-      'local profile: 11 namespaces x 50,000 rows against fresh emulators, 6 s per cell at 20 queries/s (<= 15 min)',
+      'local profile: 11 configurations (12 runs, the baseline first and last) x 50,000 rows against fresh emulators, 6 s per cell at 20 queries/s (<= 15 min)',
     emulator: [],
     env: {
       ROWS: '50000',

@@ -4,7 +4,7 @@
 
 export interface FilterCostRunEntry {
   configuration: string;
-  /** 1-based repeat number of this configuration. */
+  /** 1-based: the nth run of this configuration in the launch (--repeats, or a profile listing it twice). */
   repeat: number;
   /** The runner's exit code (0 ok, 99 thresholds failed, 107 init error, ...). */
   exit_code: number;

@@ -180,11 +180,12 @@ export function renderReportMarkdown(r: FilterCostReport): string {
     '## Runs',
     '',
     ...table(
-      ['#', 'Configuration', 'Repeat', 'Exit', 'Load avg (start → end)', 'Result'],
+      ['#', 'Configuration', 'Run of it', 'Exit', 'Load avg (start → end)', 'Result'],
       r.runs.map((run, i) => [
         String(i + 1),
         run.configuration,
-        String(run.repeat),
+        // Counted here rather than read from runs.json, whose older files numbered only --repeats.
+        String(r.runs.slice(0, i + 1).filter((x) => x.configuration === run.configuration).length),
         String(run.exit_code),
         `${run.load_average[0]} → ${run.load_average[1]}`,
         run.result ?? '—',
