@@ -38,7 +38,10 @@ export interface FilterCostManifest {
 /** Replaces the value of any `-e NAME=value` flag whose name looks secret (the API key never reaches a file). */
 export function redactArgs(args: readonly string[]): string[] {
   return args.map((arg) =>
-    arg.replace(/^((?:TURBOPUFFER_API_KEY|[A-Z_]*(?:KEY|TOKEN|SECRET)[A-Z_]*)=).*$/, '$1<redacted>'),
+    arg.replace(
+      /^((?:--env=)?(?:TURBOPUFFER_API_KEY|[A-Z_]*(?:KEY|TOKEN|SECRET)[A-Z_]*)=).*$/,
+      '$1<redacted>',
+    ),
   );
 }
 
