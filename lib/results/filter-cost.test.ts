@@ -165,6 +165,10 @@ describe('manifest helpers', () => {
     expect(redactArgs(['-e', 'TURBOPUFFER_API_KEY=tpuf_x', '-e', 'SEED=1', '--env', 'MY_TOKEN=abc'])).toEqual(
       ['-e', 'TURBOPUFFER_API_KEY=<redacted>', '-e', 'SEED=1', '--env', 'MY_TOKEN=<redacted>'],
     );
+    expect(redactArgs(['--env=API_KEY=z', '--env=SEED=2'])).toEqual([
+      '--env=API_KEY=<redacted>',
+      '--env=SEED=2',
+    ]);
     expect(envFromFlags(['-e', 'A=1', '--quiet', '--env=B=x=y', '-e', 'A=2'])).toEqual({ A: '2', B: 'x=y' });
   });
 });
