@@ -1,7 +1,7 @@
 // What bounds a load generator on this machine, measured against the same loopback endpoint as the runner (for
 // scripts/bench-runner.ts): autocannon unthrottled, raw undici in one thread, and the CPU a process spends per request.
 // Every loop here is bounded by its duration and sends only to the loopback URL it is given.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Pool } from 'undici';
 import { TrendSink } from '../runner/metrics/sinks';
@@ -11,6 +11,8 @@ export interface Ceiling {
   rate: number;
   /** This process's CPU (user + system) per request, µs. */
   cpuUs: number;
+  /** Voluntary context switches (thread wake-ups) of this process's threads per request (NaN without /proc). */
+  switches: number;
   p50: number;
   p99: number;
 }
@@ -35,6 +37,7 @@ export async function autocannon(
 ): Promise<Ceiling> {
   const run = createRequire(import.meta.url)('autocannon') as Autocannon;
   const latencies = new TrendSink();
+  const before = contextSwitches(process.pid);
   const cpu = process.cpuUsage();
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const options = { url, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) };
@@ -42,9 +45,11 @@ export async function autocannon(
     instance.on('response', (_c, _status, _bytes, ms) => latencies.add(ms));
   });
   const used = process.cpuUsage(cpu);
+  const requests = Math.max(1, result.requests.total);
   return {
     rate: result.requests.total / result.duration,
-    cpuUs: (used.user + used.system) / Math.max(1, result.requests.total),
+    cpuUs: (used.user + used.system) / requests,
+    switches: (contextSwitches(process.pid) - before) / requests,
     p50: latencies.percentile(50),
     p99: latencies.percentile(99),
   };
@@ -61,6 +66,7 @@ export async function rawUndici(url: string, seconds: number, connections: numbe
   };
   try {
     for (let i = 0; i < 200; i++) await get(); // connection and JIT warm-up
+    const before = contextSwitches(process.pid);
     const cpu = process.cpuUsage();
     const start = performance.now();
     const end = start + seconds * 1000;
@@ -79,6 +85,7 @@ export async function rawUndici(url: string, seconds: number, connections: numbe
     return {
       rate: done / elapsed,
       cpuUs: (used.user + used.system) / Math.max(1, done),
+      switches: (contextSwitches(process.pid) - before) / Math.max(1, done),
       p50: latencies.percentile(50),
       p99: latencies.percentile(99),
     };
@@ -88,17 +95,17 @@ export async function rawUndici(url: string, seconds: number, connections: numbe
 }
 
 /**
- * CPU seconds (user + system) of another process over time, sampled every 100 ms from /proc (Linux only; elsewhere
- * `between` returns NaN).
+ * CPU seconds (user + system) and context switches of another process over time, sampled every 100 ms from /proc
+ * (Linux only; elsewhere `between` returns NaNs).
  */
 export class CpuSampler {
-  private readonly samples: Array<[number, number]> = [];
+  private readonly samples: Array<[number, number, number]> = [];
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly pid: number) {
     this.timer = setInterval(() => {
       const cpu = cpuSeconds(this.pid);
-      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu]);
+      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu, contextSwitches(this.pid)]);
     }, 100);
   }
 
@@ -106,13 +113,32 @@ export class CpuSampler {
     clearInterval(this.timer);
   }
 
-  /** CPU seconds used between two epoch-ms instants (nearest samples inside the window). */
-  between(from: number, to: number): number {
+  /** CPU seconds and context switches between two epoch-ms instants (scaled from the samples inside the window). */
+  between(from: number, to: number): { cpu: number; switches: number } {
     const inside = this.samples.filter(([t]) => t >= from && t <= to);
-    if (inside.length < 2) return Number.NaN;
-    const [t0, c0] = inside[0];
-    const [t1, c1] = inside[inside.length - 1];
-    return ((c1 - c0) * (to - from)) / (t1 - t0);
+    if (inside.length < 2) return { cpu: Number.NaN, switches: Number.NaN };
+    const [t0, c0, s0] = inside[0];
+    const [t1, c1, s1] = inside[inside.length - 1];
+    const scale = (to - from) / (t1 - t0);
+    return { cpu: (c1 - c0) * scale, switches: (s1 - s0) * scale };
+  }
+}
+
+/**
+ * Voluntary context switches (a thread blocked: waiting for a message, a reply, a timer or a lock) of all threads of a
+ * process so far; NaN without /proc. Involuntary ones (preemption) depend on the machine's other load, so they are
+ * left out.
+ */
+export function contextSwitches(pid: number): number {
+  try {
+    let total = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      total += Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1] ?? Number.NaN);
+    }
+    return total;
+  } catch {
+    return Number.NaN;
   }
 }
 

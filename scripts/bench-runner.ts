@@ -7,7 +7,8 @@
 //   3. the runner's iteration start lag p99 while another VU sends 30 MB bodies (target: < 2 ms).
 // VUs are sized as a k6 user would: preAllocatedVUs = rate x expected iteration time x margin (at least a minimum),
 // and every measured scenario follows a warm-up at the same rate on the same VUs (each VU thread compiles its own
-// code). Runner CPU per iteration is read from /proc (Linux; "n/a" elsewhere).
+// code). CPU and thread wake-ups per request/iteration are read from /proc (Linux; "n/a" elsewhere): on a VM every
+// thread wake-up is expensive, and the runner's sync requests cross threads several times per iteration.
 // Knobs (env): BENCH_RATE (1000), BENCH_SECONDS (10), BENCH_STEPS ("1000,2000,3000,4000,6000,8000,10000"),
 // BENCH_STEP_SECONDS (5), BENCH_WARMUP_SECONDS (3), BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10),
 // BENCH_CEILING_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_EXPECTED_MS (1), BENCH_VU_MARGIN (3), BENCH_MIN_VUS (10),
@@ -65,8 +66,10 @@ interface RunnerFigures {
   lagP99: number;
   mainLagP99: number;
   httpLagP99: number;
-  /** Runner process CPU per measured iteration, µs (NaN without /proc). */
+  /** Runner process CPU per measured iteration (µs) and voluntary context switches (thread wake-ups) of its threads
+   * per iteration (NaN without /proc). */
   cpuUs: number;
+  switches: number;
   vus: number;
 }
 
@@ -139,11 +142,14 @@ async function runRunner(url: string, rate: number, seconds: number, big = false
     const from = f.t0 + (WARMUP_SECONDS + seconds * 0.1) * 1000;
     const to = f.t0 + (WARMUP_SECONDS + seconds * 0.9) * 1000;
     const rateDone = f.count / seconds;
+    const used = cpu.between(from, to);
+    const iterations = (rateDone * (to - from)) / 1000;
     return {
       ...f,
       rate: rateDone,
       vus,
-      cpuUs: (cpu.between(from, to) / ((to - from) / 1000) / rateDone) * 1e6,
+      cpuUs: (used.cpu / iterations) * 1e6,
+      switches: used.switches / iterations,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -152,6 +158,7 @@ async function runRunner(url: string, rate: number, seconds: number, big = false
 
 const ms = (v: number) => `${v.toFixed(3)} ms`;
 const us = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(0)} µs`);
+const sw = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1));
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -168,11 +175,11 @@ async function main(): Promise<void> {
     console.log(`0. ceilings of this machine against the same endpoint (${CEILING_SECONDS}s each)`);
     const ac: Ceiling = await autocannon(url, CEILING_SECONDS, CONNECTIONS);
     console.log(
-      `   autocannon, ${CONNECTIONS} connections, unthrottled: ${ac.rate.toFixed(0)}/s, CPU ${us(ac.cpuUs)}/request`,
+      `   autocannon, ${CONNECTIONS} connections, unthrottled: ${ac.rate.toFixed(0)}/s, CPU ${us(ac.cpuUs)} and ${sw(ac.switches)} thread wake-ups per request`,
     );
     const raw = await rawUndici(url, CEILING_SECONDS, CONNECTIONS);
     console.log(
-      `   raw undici in one thread, ${CONNECTIONS} requests in flight: ${raw.rate.toFixed(0)}/s, CPU ${us(raw.cpuUs)}/request\n`,
+      `   raw undici in one thread, ${CONNECTIONS} requests in flight: ${raw.rate.toFixed(0)}/s, CPU ${us(raw.cpuUs)} and ${sw(raw.switches)} thread wake-ups per request\n`,
     );
 
     console.log(`1. fixed open-model rate ${RATE}/s for ${SECONDS}s`);
@@ -182,7 +189,7 @@ async function main(): Promise<void> {
       `   autocannon: achieved ${fixedAc.rate.toFixed(1)}/s  p50 ${ms(fixedAc.p50)}  p99 ${ms(fixedAc.p99)}`,
     );
     console.log(
-      `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs, CPU ${us(r1.cpuUs)}/iteration)`,
+      `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs; CPU ${us(r1.cpuUs)} and ${sw(r1.switches)} thread wake-ups per iteration)`,
     );
     console.log(`   p50 ratio runner/autocannon: ${(r1.p50 / fixedAc.p50).toFixed(2)}x (target <= 1.2x)\n`);
 
@@ -196,7 +203,7 @@ async function main(): Promise<void> {
     for (const rate of STEPS) {
       const r = await runRunner(url, rate, STEP_SECONDS);
       console.log(
-        `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, I/O-thread lag p99 ${ms(r.httpLagP99)}, CPU ${us(r.cpuUs)}/iteration`,
+        `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, I/O-thread lag p99 ${ms(r.httpLagP99)}; CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration`,
       );
       achieved = Math.max(achieved, r.rate);
       if (r.dropped === 0) best = rate;
