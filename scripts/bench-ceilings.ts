@@ -95,6 +95,21 @@ export async function rawUndici(url: string, seconds: number, connections: numbe
 }
 
 /**
+ * How late a thread wakes from a timed Atomics.wait (how a VU sleeps until a claimed start): p50/p99 overshoot in ms
+ * over `count` waits of `ms` each, on this otherwise idle thread. It bounds the start lag a VU can achieve.
+ */
+export function sleepOvershoot(count: number, ms: number): { p50: number; p99: number } {
+  const word = new Int32Array(new SharedArrayBuffer(4));
+  const late = new TrendSink();
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    Atomics.wait(word, 0, 0, ms);
+    late.add(performance.now() - start - ms);
+  }
+  return { p50: late.percentile(50), p99: late.percentile(99) };
+}
+
+/**
  * CPU seconds (user + system) and context switches of another process over time, sampled every 100 ms from /proc
  * (Linux only; elsewhere `between` returns NaNs).
  */

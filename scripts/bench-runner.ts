@@ -12,14 +12,15 @@
 // Knobs (env): BENCH_RATE (1000), BENCH_SECONDS (10), BENCH_STEPS ("1000,2000,3000,4000,6000,8000,10000"),
 // BENCH_STEP_SECONDS (5), BENCH_WARMUP_SECONDS (3), BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10),
 // BENCH_CEILING_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_EXPECTED_MS (1), BENCH_VU_MARGIN (3), BENCH_MIN_VUS (10),
-// BENCH_CLI (dist/bench.js). Load goes to 127.0.0.1 only; every run is bounded by its duration.
+// BENCH_CLI (dist/bench.js), BENCH_NODE_ARGS (node flags for the runner process, e.g. "--trace-gc" or "--cpu-prof
+// --cpu-prof-dir=prof": its output is then shown). Load goes to 127.0.0.1 only; every run is bounded by its duration.
 // `make bench-runner` runs it (not part of `make test`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { autocannon, type Ceiling, CpuSampler, rawUndici } from './bench-ceilings';
+import { autocannon, type Ceiling, CpuSampler, rawUndici, sleepOvershoot } from './bench-ceilings';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -36,6 +37,7 @@ const EXPECTED_MS = num('BENCH_EXPECTED_MS', 1);
 const VU_MARGIN = num('BENCH_VU_MARGIN', 3);
 const MIN_VUS = num('BENCH_MIN_VUS', 10);
 const CLI = resolve(root, process.env.BENCH_CLI ?? 'dist/bench.js');
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** The endpoint: a bare node:http server in its own process, so its CPU is not on this process's threads. */
 const SERVER = `
@@ -127,11 +129,16 @@ async function runRunner(url: string, rate: number, seconds: number, big = false
     const figuresFile = join(dir, 'figures.json');
     const vus = vusFor(rate);
     writeFileSync(file, script({ url, rate, seconds, vus, big, figures: figuresFile }));
-    const child = spawn(process.execPath, [CLI, 'run', '-q', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // With node flags (profiling, GC tracing) the runner's own output is what the user wants to see.
+    const stdout = NODE_ARGS.length > 0 ? 'inherit' : 'ignore';
+    const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', file], {
+      stdio: ['ignore', stdout, 'pipe'],
+    });
     const cpu = new CpuSampler(child.pid ?? 0);
     let stderr = '';
     child.stderr?.on('data', (d) => {
       stderr += String(d);
+      if (NODE_ARGS.length > 0) process.stderr.write(d);
     });
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     cpu.stop();
@@ -178,8 +185,12 @@ async function main(): Promise<void> {
       `   autocannon, ${CONNECTIONS} connections, unthrottled: ${ac.rate.toFixed(0)}/s, CPU ${us(ac.cpuUs)} and ${sw(ac.switches)} thread wake-ups per request`,
     );
     const raw = await rawUndici(url, CEILING_SECONDS, CONNECTIONS);
+    const overshoot = sleepOvershoot(1000, 1);
     console.log(
-      `   raw undici in one thread, ${CONNECTIONS} requests in flight: ${raw.rate.toFixed(0)}/s, CPU ${us(raw.cpuUs)} and ${sw(raw.switches)} thread wake-ups per request\n`,
+      `   raw undici in one thread, ${CONNECTIONS} requests in flight: ${raw.rate.toFixed(0)}/s, CPU ${us(raw.cpuUs)} and ${sw(raw.switches)} thread wake-ups per request`,
+    );
+    console.log(
+      `   a thread sleeping 1 ms (Atomics.wait, as a VU waits for its start) wakes late by p50 ${ms(overshoot.p50)}, p99 ${ms(overshoot.p99)}\n`,
     );
 
     console.log(`1. fixed open-model rate ${RATE}/s for ${SECONDS}s`);
