@@ -1,6 +1,9 @@
 // TLS and HTTP/2 through the I/O worker, against loopback servers using a throwaway self-signed certificate for
 // localhost/127.0.0.1 (fixtures/localhost-*.pem, generated for these tests only).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +20,25 @@ let h1Url: string;
 let h2Url: string;
 let pool: HttpIoPool;
 
+/** GET answers `text`; a body is answered with its length and SHA-256. */
+function answer(text: string) {
+  return async (
+    req: IncomingMessage | Http2ServerRequest,
+    res: ServerResponse | Http2ServerResponse,
+  ): Promise<void> => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    for await (const chunk of req) {
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+    res.end(req.method === 'GET' ? text : `${bytes} ${hash.digest('hex')}`);
+  };
+}
+
 beforeAll(async () => {
-  h1 = createServer({ key, cert }, (_req, res) => res.end('tls ok'));
-  h2 = createSecureServer({ key, cert, allowHTTP1: false }, (_req, res) => res.end('h2 ok'));
+  h1 = createServer({ key, cert }, answer('tls ok'));
+  h2 = createSecureServer({ key, cert, allowHTTP1: false }, answer('h2 ok'));
   await new Promise<void>((r) => h1.listen(0, '127.0.0.1', r));
   await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
   h1Url = `https://127.0.0.1:${(h1.address() as AddressInfo).port}`;
@@ -87,6 +106,28 @@ describe('TLS', () => {
         ],
       ]);
       expect(r.samples.find((s) => s.metric === 'http_reqs')?.tags.proto).toBe('HTTP/2.0');
+    } finally {
+      await vu.close();
+    }
+  });
+
+  it('large request bodies (shared buffer for sync calls, transferred for async ones) arrive intact on h2 and TLS', async () => {
+    const vu = await FakeVu.start(pool, 4, { insecureSkipTLSVerify: true });
+    try {
+      const r = await vu.run(
+        `
+        const small = 'a'.repeat(300 * 1024);
+        const big = 'b'.repeat(3 * 1024 * 1024);
+        const pending = http.asyncRequest('POST', '${h2Url}/', small);
+        return [http.post('${h2Url}/', big).body, http.post('${h1Url}/', small).body,
+                http.post('${h1Url}/', big).body, (await pending).body];
+      `,
+        true,
+      );
+      const digest = (text: string) => `${text.length} ${createHash('sha256').update(text).digest('hex')}`;
+      const small = digest('a'.repeat(300 * 1024));
+      const big = digest('b'.repeat(3 * 1024 * 1024));
+      expect(r.value).toEqual([big, small, big, small]);
     } finally {
       await vu.close();
     }
