@@ -1,7 +1,6 @@
 // Programmatic entry of `bench run`: script + flags -> exit code. The CLI is a thin shell over it.
 //   prepare (load, init #0, options) -> outputs, header -> VUs -> setup -> scenarios -> teardown
 //   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { IN_VUS_ACTIVE, nowMs } from './control-block';
 import { writeEndOfTestSummary } from './engine/end-of-test';
 import type { Logger } from './engine/logger';
@@ -22,6 +21,7 @@ import {
 } from './exit-codes';
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
+import { LoopLagProbe } from './metrics/loop-lag';
 import type { Options } from './options/consolidate';
 import { createOutput } from './outputs/index';
 import type { Output } from './outputs/output';
@@ -187,8 +187,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
 
   // vus / vus_max every second, event-loop lag (this thread's, thread:main, and each HTTP I/O worker's,
   // thread:http), thresholds every 2 s.
-  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-  loopDelay.enable();
+  const loopLag = new LoopLagProbe(5);
   const mainLagTags = { ...plan.runTags, thread: 'main' };
   const ioLagTags = http.takeLoopLag().map((_, i, all) => ({
     ...plan.runTags,
@@ -206,13 +205,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
         tags: plan.runTags,
       });
     aggregator.addLocal({ metric: 'vus_max', time, value: pool.initialized, tags: plan.runTags });
-    aggregator.addLocal({
-      metric: 'bench_event_loop_lag',
-      time,
-      value: loopDelay.max / 1e6,
-      tags: mainLagTags,
-    });
-    loopDelay.reset();
+    aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: loopLag.take(), tags: mainLagTags });
     const ioLag = http.takeLoopLag();
     for (let i = 0; i < ioLag.length; i++)
       aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: ioLag[i], tags: ioLagTags[i] });
@@ -239,7 +232,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
         : new BenchError((error as Error).message, EXIT_SCRIPT_EXCEPTION);
     }
     // Starting the VU threads keeps this thread busy for a while: that is start-up, not lag under load.
-    loopDelay.reset();
+    loopLag.take();
     http.takeLoopLag();
     tick(false);
     ticker = setInterval(tick, 1000);
@@ -297,7 +290,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     clearInterval(thresholdTimer);
     if (ticker) clearInterval(ticker);
     tick(false);
-    loopDelay.disable();
+    loopLag.stop();
     display.stop();
     await pool.closeAll();
     await http.close();
