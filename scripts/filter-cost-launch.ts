@@ -61,6 +61,10 @@ interface Planned {
 /** Resolves and checks every configuration's knobs; throws LaunchRefused naming the configuration. */
 export function planConfigurations(o: LaunchOptions): Planned[] {
   const overrides = envFromFlags(o.extraArgs ?? []);
+  // One seed for the whole launch (unless SEED is given): every configuration then writes the same vectors and
+  // asks the same query vectors, so configurations are compared on identical questions.
+  if (o.profile.env.SEED === undefined && overrides.SEED === undefined)
+    overrides.SEED = String(Math.floor(Math.random() * 2 ** 32));
   const caller = o.env ?? process.env;
   const service = o.profile.emulator === null;
   const configurations = o.profile.configurations.map((configuration) => {
@@ -133,7 +137,7 @@ export async function launchFilterCost(o: LaunchOptions): Promise<LaunchResult> 
     started_at: new Date().toISOString(),
     target: o.profile.emulator === null ? 'turbopuffer' : 'emulator',
     emulator_flags: o.profile.emulator,
-    env: o.profile.env,
+    env: { ...o.profile.env, SEED: planned[0]?.env.SEED ?? '' },
     extra_args: redactArgs(o.extraArgs ?? []),
     cpus: cpus().length,
     runs: [],

@@ -26,7 +26,7 @@ export interface FilterCostManifest {
   target: 'emulator' | 'turbopuffer';
   /** `bench emulator` flags (a fresh emulator per run); null for the real service. */
   emulator_flags: string[] | null;
-  /** Knobs every configuration shared. */
+  /** Knobs every configuration shared, SEED included (drawn once per launch unless given). */
   env: Record<string, string>;
   /** Extra `bench run` flags given to the launcher (secrets redacted). */
   extra_args: string[];

@@ -59,6 +59,9 @@ describe('make filter-cost-smoke', () => {
         if (cell.shape !== 'filter_ordered') expect(cell.recall?.queries).toBe(3);
       }
     }
+    // One seed per launch: every configuration wrote the same vectors and asked the same query vectors.
+    expect(new Set(results.map((r) => r.config.SEED)).size).toBe(1);
+    expect(result.manifest.env.SEED).toBe(String(results[0].config.SEED));
     const [none, int2, stringUnique, unfiltered] = results;
     // Logical bytes per row: id 8 + 768 x 4 for the vector, plus 8 for the attribute (an int or an 8-byte string).
     expect(none.ingest.billable_bytes_written / 2000).toBe(3080);
