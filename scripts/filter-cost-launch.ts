@@ -122,6 +122,11 @@ export async function launchFilterCost(o: LaunchOptions): Promise<LaunchResult> 
   const log = o.log ?? ((line: string) => process.stderr.write(`filter-cost: ${line}\n`));
   const repeats = o.repeats ?? 1;
   const caller = o.env ?? process.env;
+  if (o.profile.emulator === null && !caller.TURBOPUFFER_API_KEY)
+    throw new LaunchRefused(
+      `TURBOPUFFER_API_KEY: profile ${o.profileName} targets the real service and needs the key in the environment; ` +
+        'use the local profile to run against the emulator',
+    );
   const planned = planConfigurations(o);
   if (o.profile.emulator === null) checkServiceCost(planned, repeats, caller, log);
 

@@ -85,6 +85,12 @@ describe('launcher refusals', () => {
     expect(existsSync(parent) && readdirSync(parent)).toEqual([]);
   });
 
+  it('refuses the service profile without an API key instead of running against nothing', async () => {
+    await expect(
+      launchFilterCost({ profileName: 'service', profile: PROFILES.service, env: {}, log: () => {} }),
+    ).rejects.toThrow('TURBOPUFFER_API_KEY: profile service targets the real service');
+  });
+
   it('refuses an unknown --configs label', async () => {
     await expect(
       launchFilterCost({ profileName: 'smoke', profile: PROFILES.smoke, only: ['int-7'], log: () => {} }),
