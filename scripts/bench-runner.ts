@@ -23,10 +23,19 @@ import { fileURLToPath } from 'node:url';
 import { autocannon, type Ceiling, CpuSampler, rawUndici, sleepOvershoot } from './bench-ceilings';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, got "${process.env[name]}"`);
+  return value;
+};
 const RATE = num('BENCH_RATE', 1000);
 const SECONDS = num('BENCH_SECONDS', 10);
 const STEPS = (process.env.BENCH_STEPS ?? '1000,2000,3000,4000,6000,8000,10000').split(',').map(Number);
+if (STEPS.some((r) => !Number.isFinite(r) || r <= 0))
+  throw new Error(
+    `BENCH_STEPS must be a comma-separated list of positive rates, got "${process.env.BENCH_STEPS}"`,
+  );
 const STEP_SECONDS = num('BENCH_STEP_SECONDS', 5);
 const WARMUP_SECONDS = num('BENCH_WARMUP_SECONDS', 3);
 const LAG_RATE = num('BENCH_LAG_RATE', 200);
