@@ -11,12 +11,7 @@ import {
 } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
 import { formatErrorsByStatus, formatMs, formatPercent, formatQps } from './format';
-
-const table = (header: string[], rows: string[][]) => [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((row) => `| ${row.join(' | ')} |`),
-];
+import { markdownTable } from './table';
 
 const bytesOrDash = (n: number | null) => (n === null ? '—' : formatBytes(n));
 
@@ -34,7 +29,7 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
     '',
     '## Ingest, drain and storage',
     '',
-    ...table(
+    ...markdownTable(
       [
         'Rows',
         'Requests',
@@ -71,7 +66,7 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
     '',
     '## Queries',
     '',
-    ...table(
+    ...markdownTable(
       [
         'Shape',
         'Selectivity',

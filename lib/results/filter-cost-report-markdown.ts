@@ -4,12 +4,7 @@
 import { formatRate, formatRecall, SHAPE_LABEL } from './filter-cost-format';
 import type { CellSummary, ConfigurationSummary, FilterCostReport, Stat } from './filter-cost-report';
 import { formatMs } from './format';
-
-const table = (header: string[], rows: string[][]) => [
-  `| ${header.join(' | ')} |`,
-  `|${header.map(() => '---').join('|')}|`,
-  ...rows.map((row) => `| ${row.join(' | ')} |`),
-];
+import { markdownTable } from './table';
 
 /** The median, with the range when there were several repeats. */
 function statText(s: Stat, format: (x: number | null) => string): string {
@@ -55,7 +50,7 @@ function sweepColumns(r: FilterCostReport): string[] {
 function sweepTable(r: FilterCostReport, cellText: (cell: CellSummary) => string): string[] {
   const columns = sweepColumns(r);
   const withSweep = r.configurations.filter((s) => s.cells.some((c) => c.shape === 'ann_range'));
-  return table(
+  return markdownTable(
     ['Configuration', ...columns.map((t) => `${t}%`)],
     withSweep.map((s) => [
       s.configuration,
@@ -87,7 +82,7 @@ export function renderReportMarkdown(r: FilterCostReport): string {
     '',
     '## Ingest, drain and storage',
     '',
-    ...table(
+    ...markdownTable(
       [
         'Configuration',
         'Attribute',
@@ -118,7 +113,7 @@ export function renderReportMarkdown(r: FilterCostReport): string {
     '',
     '## Query shapes',
     '',
-    ...table(
+    ...markdownTable(
       [
         'Configuration',
         'Shape',
@@ -179,7 +174,7 @@ export function renderReportMarkdown(r: FilterCostReport): string {
     '',
     '## Runs',
     '',
-    ...table(
+    ...markdownTable(
       ['#', 'Configuration', 'Run of it', 'Exit', 'Load avg (start → end)', 'Result'],
       r.runs.map((run, i) => [
         String(i + 1),

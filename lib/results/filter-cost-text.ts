@@ -5,6 +5,7 @@ import { formatBytes } from '../sizes';
 import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
 import { formatMs, formatPercent } from './format';
+import { textTable } from './table';
 
 export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
   const header = ['cell', 'sel %', 'reqs', 'errors', 'p50', 'p95', 'p99', 'srv p50', 'recall'];
@@ -19,9 +20,6 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     formatMs(cell.server_ms.p50),
     formatRecall(cell.recall?.mean),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    `  ${cells.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd();
   const out = [
     '',
     `  filter-cost ${r.configuration} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
@@ -29,8 +27,7 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
       `drain ${formatSeconds(r.drain.seconds)}, ` +
       `${r.storage.approx_logical_bytes === null ? '—' : formatBytes(r.storage.approx_logical_bytes)} logical`,
     '',
-    line(header),
-    ...rows.map(line),
+    ...textTable(header, rows),
     '',
     r.thresholds.passed
       ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`

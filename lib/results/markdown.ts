@@ -10,6 +10,7 @@ import {
   phaseLabel,
 } from './format';
 import type { BacklogResult } from './json';
+import { markdownTable } from './table';
 
 const HEADER = [
   'Phase',
@@ -36,26 +37,24 @@ export function renderMarkdown(r: BacklogResult): string {
     `- Scale: ${c.SEED_ROWS} seed rows of ${c.DIMS}-d f32 (at most ${c.MAX_TOTAL_ROWS} rows), seed ${c.SEED}; ` +
       `${c.QUERY_RATE} ANN queries/s (top_k ${c.TOP_K}); ${c.QUERY_DURATION_S} s per cell after ${c.QUERY_WARMUP_S} s warm-up`,
     '',
-    `| ${HEADER.join(' | ')} |`,
-    `|${HEADER.map(() => '---').join('|')}|`,
+    ...markdownTable(
+      HEADER,
+      r.cells.map((cell) => [
+        phaseLabel(cell.phase, c),
+        cell.consistency,
+        String(cell.requests),
+        formatQps(cell.qps),
+        formatPercent(cell.error_rate),
+        formatMs(cell.client_ms.p50),
+        formatMs(cell.client_ms.p95),
+        formatMs(cell.client_ms.p99),
+        formatMs(cell.server_ms.p50),
+        formatMs(cell.server_ms.p95),
+        formatBacklog(cell.backlog_bytes.start),
+        formatBacklog(cell.backlog_bytes.end),
+      ]),
+    ),
   ];
-  for (const cell of r.cells) {
-    const row = [
-      phaseLabel(cell.phase, c),
-      cell.consistency,
-      String(cell.requests),
-      formatQps(cell.qps),
-      formatPercent(cell.error_rate),
-      formatMs(cell.client_ms.p50),
-      formatMs(cell.client_ms.p95),
-      formatMs(cell.client_ms.p99),
-      formatMs(cell.server_ms.p50),
-      formatMs(cell.server_ms.p95),
-      formatBacklog(cell.backlog_bytes.start),
-      formatBacklog(cell.backlog_bytes.end),
-    ];
-    lines.push(`| ${row.join(' | ')} |`);
-  }
   lines.push('');
   lines.push(
     'Client latencies are k6 `http_req_duration` of successful queries; server latencies are their ' +

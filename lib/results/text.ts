@@ -2,6 +2,7 @@
 // where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
 import { formatBacklog, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
+import { textTable } from './table';
 
 const PHASE_SHORT: Record<string, string> = {
   idle: 'idle',
@@ -38,15 +39,11 @@ export function renderText(r: BacklogResult, files: string[]): string {
     formatBacklog(cell.backlog_bytes.start),
     formatBacklog(cell.backlog_bytes.end),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    `  ${cells.map((cell, i) => cell.padEnd(widths[i])).join('  ')}`.trimEnd();
   const out = [
     '',
     `  backlog experiment on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
     '',
-    line(header),
-    ...rows.map(line),
+    ...textTable(header, rows),
     '',
     r.thresholds.passed
       ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
