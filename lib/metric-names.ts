@@ -51,14 +51,11 @@ export function subMetric(metric: string, tags: Record<string, string>): string 
   return parts.length === 0 ? metric : `${metric}{${parts.join(',')}}`;
 }
 
-export function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
-  return { phase, consistency };
-}
-
-/** The summary keys of one cell, in one place so thresholds and renderers can never disagree. */
-export function cellKeys(phase: PhaseName, consistency: Consistency) {
-  const sel = cellTags(phase, consistency);
-  const edge = (metric: string, e: Edge) => subMetric(metric, { ...sel, edge: e });
+/**
+ * The summary keys of the query figures every experiment's cell has, for the tags that select the cell's queries
+ * (`phase` and `consistency`, or `shape` and `selectivity`).
+ */
+export function queryKeys(sel: Record<string, string>) {
   return {
     requests: subMetric('http_reqs', sel),
     failed: subMetric('http_req_failed', sel),
@@ -68,6 +65,21 @@ export function cellKeys(phase: PhaseName, consistency: Consistency) {
     exhaustive: subMetric(METRIC.exhaustiveSearch, sel),
     fromIntended: subMetric(METRIC.fromIntended, sel),
     errors: (cls: ErrorClass) => subMetric(METRIC.queryErrors, { ...sel, error_class: cls }),
+  };
+}
+
+export type QueryKeys = ReturnType<typeof queryKeys>;
+
+export function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
+  return { phase, consistency };
+}
+
+/** The summary keys of one cell, in one place so thresholds and renderers can never disagree. */
+export function cellKeys(phase: PhaseName, consistency: Consistency) {
+  const sel = cellTags(phase, consistency);
+  const edge = (metric: string, e: Edge) => subMetric(metric, { ...sel, edge: e });
+  return {
+    ...queryKeys(sel),
     unindexed: (e: Edge) => edge(METRIC.snapshotUnindexed, e),
     rows: (e: Edge) => edge(METRIC.snapshotRows, e),
     time: (e: Edge) => edge(METRIC.snapshotTime, e),

@@ -2,9 +2,9 @@
 // <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
 import type { BacklogConfig } from '../backlog-config';
 import { compactTimestamp } from '../namespace-lifecycle';
-import { failedThresholds, type SummaryData } from '../results/cells';
 import { type BacklogResult, buildResult, renderJson } from '../results/json';
 import { renderMarkdown } from '../results/markdown';
+import { failedThresholds, type SummaryData } from '../results/summary-data';
 import { renderText } from '../results/text';
 import type { SetupData } from './setup-data';
 

@@ -1,6 +1,6 @@
 // Experiment 2's metric names beyond the shared ones (lib/metric-names.ts) and the sub-metric keys of one cell,
 // shared by the thresholds (which make k6 put the sub-metrics into the summary) and the result renderers. Pure.
-import { ERROR_CLASSES, type ErrorClass, METRIC, subMetric } from '../metric-names';
+import { queryKeys, subMetric } from '../metric-names';
 import type { QueryCell } from './cells';
 
 export const FILTER_COST_METRIC = {
@@ -24,18 +24,9 @@ export function cellTags(cell: Pick<QueryCell, 'shape' | 'selectivity'>): {
 export function cellKeys(cell: Pick<QueryCell, 'id' | 'shape' | 'selectivity'>) {
   const sel = cellTags(cell);
   return {
-    requests: subMetric('http_reqs', sel),
-    failed: subMetric('http_req_failed', sel),
-    clientOk: subMetric('http_req_duration', { ...sel, expected_response: 'true' }),
-    server: subMetric(METRIC.serverTotal, sel),
-    execution: subMetric(METRIC.queryExecution, sel),
-    exhaustive: subMetric(METRIC.exhaustiveSearch, sel),
-    fromIntended: subMetric(METRIC.fromIntended, sel),
+    ...queryKeys(sel),
     billableQueried: subMetric(FILTER_COST_METRIC.billableQueried, sel),
     returnedRows: subMetric(FILTER_COST_METRIC.returnedRows, sel),
-    errors: (cls: ErrorClass) => subMetric(METRIC.queryErrors, { ...sel, error_class: cls }),
     dropped: subMetric('dropped_iterations', { scenario: cell.id }),
   };
 }
-
-export { ERROR_CLASSES };

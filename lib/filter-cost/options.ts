@@ -3,9 +3,10 @@
 // overlap), and the thresholds that gate the run and expose every cell's sub-metrics. Pure.
 import type { ConstantArrivalRateScenario, Options } from 'k6/options';
 import type { FilterCostConfig } from '../filter-cost-config';
+import { ERROR_CLASSES } from '../metric-names';
 import type { Thresholds } from '../thresholds';
 import type { QueryCell } from './cells';
-import { cellKeys, ERROR_CLASSES } from './metric-keys';
+import { cellKeys } from './metric-keys';
 
 /** Scenario name of the warm-up before the first cell. */
 export const JIT_SCENARIO = 'jit_warmup';

@@ -2,7 +2,6 @@
 // <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
 import type { FilterCostConfig } from '../filter-cost-config';
 import { compactTimestamp } from '../namespace-lifecycle';
-import { failedThresholds, type SummaryData } from '../results/cells';
 import {
   buildFilterCostResult,
   type FilterCostResult,
@@ -10,6 +9,7 @@ import {
 } from '../results/filter-cost-json';
 import { renderFilterCostMarkdown } from '../results/filter-cost-markdown';
 import { renderFilterCostText } from '../results/filter-cost-text';
+import { failedThresholds, type SummaryData } from '../results/summary-data';
 import type { CellPlan } from './cells';
 import type { SetupData } from './setup-data';
 

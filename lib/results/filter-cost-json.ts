@@ -9,8 +9,8 @@ import {
   configKnobs,
   type FilterCostConfig,
 } from '../filter-cost-config';
-import { type FailedThreshold, failedThresholds, type SummaryData } from './cells';
 import { buildFilterCostCells, type FilterCostCell } from './filter-cost-cells';
+import { type RunOutcome, runOutcome, type SummaryData } from './summary-data';
 
 export interface FilterCostResult {
   experiment: 'filter-cost';
@@ -44,7 +44,7 @@ export interface FilterCostResult {
   /** Sweep points the cardinality cannot hit exactly. */
   unreachable: CellPlan['unreachable'];
   dropped_iterations: number;
-  thresholds: { passed: boolean; failed: FailedThreshold[] };
+  thresholds: RunOutcome['thresholds'];
 }
 
 export interface FilterCostRunInfo {
@@ -62,7 +62,7 @@ export function buildFilterCostResult(
   run: FilterCostRunInfo,
 ): FilterCostResult {
   const { setup } = run;
-  const failed = failedThresholds(data);
+  const outcome = runOutcome(data);
   const hasAttribute = c.attribute !== 'none';
   const { approx_logical_bytes: bytes, approx_row_count: rows } = setup.storage;
   return {
@@ -92,8 +92,8 @@ export function buildFilterCostResult(
     storage: { ...setup.storage, bytes_per_row: bytes !== null && rows ? bytes / rows : null },
     cells: buildFilterCostCells(data, plan.cells, setup.recall, c.queryDurationS),
     unreachable: plan.unreachable,
-    dropped_iterations: data.metrics.dropped_iterations?.values.count ?? 0,
-    thresholds: { passed: failed.length === 0, failed },
+    dropped_iterations: outcome.dropped_iterations,
+    thresholds: outcome.thresholds,
   };
 }
 

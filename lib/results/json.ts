@@ -1,15 +1,8 @@
 // The result JSON's stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 import type { BacklogConfig } from '../backlog-config';
 import { METRIC } from '../metric-names';
-import {
-  buildCells,
-  buildSnapshots,
-  type Cell,
-  type FailedThreshold,
-  failedThresholds,
-  type MetadataSnapshot,
-  type SummaryData,
-} from './cells';
+import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './cells';
+import { type RunOutcome, runOutcome, type SummaryData } from './summary-data';
 
 export interface BacklogResult {
   experiment: 'backlog';
@@ -25,7 +18,7 @@ export interface BacklogResult {
   dropped_iterations: number;
   /** What the writers did after setup: rows acknowledged and failed write requests (all phases). */
   writes: { rows: number; errors: number };
-  thresholds: { passed: boolean; failed: FailedThreshold[] };
+  thresholds: RunOutcome['thresholds'];
 }
 
 /** What setup() and handleSummary know about the run beyond the summary metrics. */
@@ -76,7 +69,7 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
       approx_row_count: run.setupSnapshot.approxRowCount,
       label: 'setup',
     });
-  const failed = failedThresholds(data);
+  const outcome = runOutcome(data);
   return {
     experiment: 'backlog',
     namespace: run.namespace,
@@ -87,12 +80,12 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     versions: run.versions,
     cells: buildCells(data, config.queryDurationS),
     metadata_snapshots: snapshots,
-    dropped_iterations: data.metrics.dropped_iterations?.values.count ?? 0,
+    dropped_iterations: outcome.dropped_iterations,
     writes: {
       rows: data.metrics[METRIC.rowsWritten]?.values.count ?? 0,
       errors: data.metrics[METRIC.writeErrors]?.values.count ?? 0,
     },
-    thresholds: { passed: failed.length === 0, failed },
+    thresholds: outcome.thresholds,
   };
 }
 

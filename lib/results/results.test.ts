@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildCells, buildSnapshots, failedThresholds } from './cells';
+import { buildCells, buildSnapshots } from './cells';
 import { buildResult, renderJson } from './json';
 import { renderMarkdown } from './markdown';
+import { failedThresholds } from './summary-data';
 import { fixtureConfig, fixtureRun, fixtureSummary } from './testdata/summary-fixture';
 import { renderText } from './text';
 

@@ -4,9 +4,9 @@ import { planCells } from '../../filter-cost/cells';
 import { cellKeys } from '../../filter-cost/metric-keys';
 import type { SetupData } from '../../filter-cost/setup-data';
 import { type FilterCostConfig, readFilterCostConfig } from '../../filter-cost-config';
-import type { SummaryData, SummaryMetric } from '../cells';
 import type { FilterCostRunInfo } from '../filter-cost-json';
 import type { FilterCostManifest } from '../filter-cost-manifest';
+import type { SummaryData, SummaryMetric } from '../summary-data';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 

@@ -4,8 +4,8 @@ import type { BacklogConfig } from '../../backlog-config';
 import { readBacklogConfig } from '../../backlog-config';
 import { cellKeys } from '../../metric-names';
 import { CONSISTENCIES, PHASES } from '../../phases';
-import type { SummaryData, SummaryMetric } from '../cells';
 import type { RunInfo } from '../json';
+import type { SummaryData, SummaryMetric } from '../summary-data';
 
 const MiB = 2 ** 20;
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
