@@ -3,12 +3,17 @@
 import { version } from '../package.json';
 import { EnvReader, type EnvRecord } from './env';
 
-export function readVersions(env: EnvRecord): {
+export interface Versions {
   bench: string;
+  /** Short commit, `-dirty` when tracked files differed from it; `unknown` unless the launcher passed it. */
   commit: string;
+  /** `bench version`'s first line, or `unknown`. */
   runner: string;
+  /** Node.js of the launcher (the runner's own), or `unknown`. */
   node: string;
-} {
+}
+
+export function readVersions(env: EnvRecord): Versions {
   const e = new EnvReader(env);
   return {
     bench: version,

@@ -15,6 +15,7 @@ import {
   type FilterCostRunEntry,
   redactArgs,
 } from '../lib/results/filter-cost-manifest';
+import { jsonFileText } from '../lib/results/run-record';
 import { formatBytes } from '../lib/sizes';
 import { configurationEnv, envFlags, type FilterCostProfile } from './filter-cost-profiles';
 import { writeReport } from './filter-cost-report';
@@ -147,7 +148,7 @@ export async function launchFilterCost(o: LaunchOptions): Promise<LaunchResult> 
     cpus: cpus().length,
     runs: [],
   };
-  const saveManifest = () => writeFileSync(join(dir, 'runs.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const saveManifest = () => writeFileSync(join(dir, 'runs.json'), jsonFileText(manifest));
   saveManifest();
   log(`${o.profile.description}; results in ${relative(root, dir) || dir}`);
 

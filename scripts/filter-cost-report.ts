@@ -9,12 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { quantileInterval } from '../lib/quantile-ci';
 import type { FilterCostResult } from '../lib/results/filter-cost-json';
 import type { FilterCostManifest } from '../lib/results/filter-cost-manifest';
-import {
-  buildReport,
-  type IntervalsByConfiguration,
-  renderReportJson,
-} from '../lib/results/filter-cost-report';
+import { buildReport, type IntervalsByConfiguration } from '../lib/results/filter-cost-report';
 import { renderReportMarkdown } from '../lib/results/filter-cost-report-markdown';
+import { jsonFileText } from '../lib/results/run-record';
 import { cellSampleKey, readCellLatencies } from './filter-cost-samples';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +49,7 @@ export async function writeReport(dir: string): Promise<{ markdown: string; json
   const markdown = join(dir, 'report.md');
   const json = join(dir, 'report.json');
   writeFileSync(markdown, renderReportMarkdown(report));
-  writeFileSync(json, renderReportJson(report));
+  writeFileSync(json, jsonFileText(report));
   return { markdown, json };
 }
 

@@ -2,15 +2,17 @@
 // <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
 import type { BacklogConfig } from '../backlog-config';
 import { compactTimestamp } from '../namespace-lifecycle';
-import { type BacklogResult, buildResult, renderJson } from '../results/json';
+import { buildResult } from '../results/json';
 import { renderMarkdown } from '../results/markdown';
+import { jsonFileText } from '../results/run-record';
 import { failedThresholds, type SummaryData } from '../results/summary-data';
 import { renderText } from '../results/text';
+import type { Versions } from '../versions';
 import type { SetupData } from './setup-data';
 
 export function makeSummary(
   config: BacklogConfig,
-  versions: BacklogResult['versions'],
+  versions: Versions,
 ): (data: SummaryData) => Record<string, string> {
   return (data) => {
     const setup = data.setup_data as SetupData | undefined;
@@ -33,7 +35,7 @@ export function makeSummary(
     const files = [`${base}.md`, `${base}.json`];
     return {
       [files[0]]: renderMarkdown(result),
-      [files[1]]: renderJson(result),
+      [files[1]]: jsonFileText(result),
       stdout: renderText(result, files),
     };
   };

@@ -2,21 +2,19 @@
 // <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
 import type { FilterCostConfig } from '../filter-cost-config';
 import { compactTimestamp } from '../namespace-lifecycle';
-import {
-  buildFilterCostResult,
-  type FilterCostResult,
-  renderFilterCostJson,
-} from '../results/filter-cost-json';
+import { buildFilterCostResult } from '../results/filter-cost-json';
 import { renderFilterCostMarkdown } from '../results/filter-cost-markdown';
 import { renderFilterCostText } from '../results/filter-cost-text';
+import { jsonFileText } from '../results/run-record';
 import { failedThresholds, type SummaryData } from '../results/summary-data';
+import type { Versions } from '../versions';
 import type { CellPlan } from './cells';
 import type { SetupData } from './setup-data';
 
 export function makeSummary(
   c: FilterCostConfig,
   plan: CellPlan,
-  versions: FilterCostResult['versions'],
+  versions: Versions,
 ): (data: SummaryData) => Record<string, string> {
   return (data) => {
     const setup = data.setup_data as SetupData | undefined;
@@ -32,7 +30,7 @@ export function makeSummary(
     const files = [`${base}.md`, `${base}.json`];
     return {
       [files[0]]: renderFilterCostMarkdown(result),
-      [files[1]]: renderFilterCostJson(result),
+      [files[1]]: jsonFileText(result),
       stdout: renderFilterCostText(result, files),
     };
   };

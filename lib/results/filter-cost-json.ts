@@ -9,17 +9,19 @@ import {
   configKnobs,
   type FilterCostConfig,
 } from '../filter-cost-config';
+import type { Versions } from '../versions';
 import { buildFilterCostCells, type FilterCostCell } from './filter-cost-cells';
-import { type RunOutcome, runOutcome, type SummaryData } from './summary-data';
+import { type RunRecord, targetRecord } from './run-record';
+import { runOutcome, type SummaryData } from './summary-data';
 
-export interface FilterCostResult {
+/**
+ * Keys in this order: experiment, configuration, namespace, started_at, finished_at, target, attribute, config,
+ * versions, ingest, drain, storage, cells, unreachable, dropped_iterations, thresholds.
+ */
+export interface FilterCostResult extends RunRecord {
   experiment: 'filter-cost';
   /** The configuration's label: `none`, `int-100`, `string-unique-unfiltered`, ... */
   configuration: string;
-  namespace: string;
-  started_at: string;
-  finished_at: string;
-  target: { kind: 'emulator' | 'turbopuffer'; base_url: string };
   attribute: {
     name: string | null;
     type: Exclude<AttributeKind, 'none'> | null;
@@ -28,8 +30,6 @@ export interface FilterCostResult {
     /** Logical bytes of one value (8 for int; strings are 8 characters up to 10^7 values). */
     value_bytes: number | null;
   };
-  config: Record<string, string | number | boolean | null>;
-  versions: { bench: string; commit: string; runner: string; node: string };
   ingest: IngestStats & {
     /** Acknowledged rows per second with requests in flight (busy_s). */
     rows_per_s: number | null;
@@ -43,14 +43,12 @@ export interface FilterCostResult {
   cells: FilterCostCell[];
   /** Sweep points the cardinality cannot hit exactly. */
   unreachable: CellPlan['unreachable'];
-  dropped_iterations: number;
-  thresholds: RunOutcome['thresholds'];
 }
 
 export interface FilterCostRunInfo {
   setup: SetupData;
   finishedAtMs: number;
-  versions: FilterCostResult['versions'];
+  versions: Versions;
 }
 
 const perSecond = (amount: number, seconds: number) => (seconds > 0 ? amount / seconds : null);
@@ -71,7 +69,7 @@ export function buildFilterCostResult(
     namespace: setup.namespace,
     started_at: new Date(setup.startedAtMs).toISOString(),
     finished_at: new Date(run.finishedAtMs).toISOString(),
-    target: { kind: c.target.kind, base_url: c.target.baseUrl },
+    target: targetRecord(c.target),
     attribute: {
       name: hasAttribute ? ATTRIBUTE_NAME : null,
       type: c.attribute === 'none' ? null : c.attribute,
@@ -95,8 +93,4 @@ export function buildFilterCostResult(
     dropped_iterations: outcome.dropped_iterations,
     thresholds: outcome.thresholds,
   };
-}
-
-export function renderFilterCostJson(result: FilterCostResult): string {
-  return `${JSON.stringify(result, null, 2)}\n`;
 }

@@ -10,7 +10,8 @@ import {
   SHAPE_LABEL,
 } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
-import { formatErrorsByStatus, formatMs, formatPercent, formatQps } from './format';
+import { formatMs, formatPercent, formatQps } from './format';
+import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
 import { markdownTable } from './table';
 
 const bytesOrDash = (n: number | null) => (n === null ? '—' : formatBytes(n));
@@ -21,8 +22,7 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
   const lines: string[] = [
     `# Experiment 2: filterable-attribute cost, configuration \`${r.configuration}\` (${r.namespace})`,
     '',
-    `- Target: ${r.target.kind} at ${r.target.base_url}`,
-    `- Run: ${r.started_at} to ${r.finished_at}; bench ${r.versions.bench} (commit ${r.versions.commit}), runner ${r.versions.runner}, Node.js ${r.versions.node}`,
+    ...runItemsMarkdown(r),
     `- Data: ${c.ROWS} rows of ${c.DIMS}-d f32 vectors; attribute: ${describeAttribute(r)}; seed ${c.SEED}`,
     `- Queries: ${c.QUERY_RATE}/s per cell, ${c.QUERY_DURATION_S} s measured after ${c.QUERY_WARMUP_S} s warm-up, ` +
       `top_k ${c.TOP_K}, ${c.CONSISTENCY} consistency; recall from ${c.RECALL_QUERIES} probes per cell`,
@@ -101,24 +101,12 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
     '',
     'Client latencies are k6 `http_req_duration` of successful queries; server latencies their ' +
       '`performance.server_total_ms`. Selectivity is the share of rows the filter matches.',
+    ...errorsByStatusMarkdown(r.cells, (cell) => cell.id),
   ];
-  const withErrors = r.cells.filter((cell) => cell.errors > 0);
-  if (withErrors.length > 0) {
-    lines.push('', 'Errors by status:', '');
-    for (const cell of withErrors) lines.push(`- ${cell.id}: ${formatErrorsByStatus(cell.errors_by_status)}`);
-  }
   if (r.unreachable.length > 0) {
     lines.push('', 'Sweep points this cardinality cannot match exactly (no cell):', '');
     for (const u of r.unreachable) lines.push(`- ${u.selectivity}%: ${u.reason}`);
   }
-  lines.push('');
-  if (r.thresholds.passed) lines.push(`All thresholds passed; ${r.dropped_iterations} dropped iterations.`);
-  else {
-    lines.push(
-      `Failed thresholds (${r.thresholds.failed.length}); ${r.dropped_iterations} dropped iterations:`,
-      '',
-    );
-    for (const f of r.thresholds.failed) lines.push(`- \`${f.metric}\`: \`${f.expression}\``);
-  }
+  lines.push('', ...outcomeMarkdown(r));
   return `${lines.join('\n')}\n`;
 }

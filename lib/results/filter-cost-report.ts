@@ -3,6 +3,7 @@
 // percentiles with distribution-free 95% intervals from the raw samples, and repeats summarised as median and
 // range. Pure: the report script reads the files and hands them in.
 import type { QuantileInterval } from '../quantile-ci';
+import type { Versions } from '../versions';
 import type { FilterCostCell } from './filter-cost-cells';
 import type { FilterCostResult } from './filter-cost-json';
 import type { FilterCostManifest } from './filter-cost-manifest';
@@ -70,7 +71,7 @@ export interface FilterCostReport {
   target: FilterCostManifest['target'];
   /** Knobs of the first result (every configuration shares all but ATTRIBUTE, CARDINALITY, FILTERABLE, SEED). */
   config: FilterCostResult['config'] | null;
-  versions: FilterCostResult['versions'] | null;
+  versions: Versions | null;
   baseline: string | null;
   configurations: ConfigurationSummary[];
   runs: FilterCostManifest['runs'];
@@ -192,8 +193,4 @@ export function buildReport(
     configurations: summaries,
     runs: manifest.runs,
   };
-}
-
-export function renderReportJson(report: FilterCostReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -5,6 +5,7 @@ import { formatBytes } from '../sizes';
 import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
 import { formatMs, formatPercent } from './format';
+import { outcomeText } from './run-sections';
 import { textTable } from './table';
 
 export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
@@ -29,12 +30,7 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     '',
     ...textTable(header, rows),
     '',
-    r.thresholds.passed
-      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
-      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
-    ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
-    '',
-    ...files.map((f) => `  wrote ${f}`),
+    ...outcomeText(r, files),
     '',
   ];
   return `${out.join('\n')}\n`;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { planCells } from '../filter-cost/cells';
-import { buildFilterCostResult, renderFilterCostJson } from './filter-cost-json';
+import { buildFilterCostResult } from './filter-cost-json';
 import { envFromFlags, redactArgs } from './filter-cost-manifest';
 import { renderFilterCostMarkdown } from './filter-cost-markdown';
-import { buildReport, renderReportJson, stat } from './filter-cost-report';
+import { buildReport, stat } from './filter-cost-report';
 import { renderReportMarkdown } from './filter-cost-report-markdown';
 import { renderFilterCostText } from './filter-cost-text';
+import { jsonFileText } from './run-record';
 import {
   baselineConfig,
   fixtureFilterCostSummary,
@@ -58,7 +59,7 @@ describe('buildFilterCostResult (the per-configuration JSON)', () => {
       filterable: true,
       value_bytes: 8,
     });
-    expect(JSON.parse(renderFilterCostJson(r))).toEqual(r);
+    expect(JSON.parse(jsonFileText(r))).toEqual(r);
   });
 
   it('derives ingest throughput over the busy seconds and bytes per row once indexed', () => {
@@ -146,7 +147,7 @@ describe('buildReport (merged over configurations)', () => {
       client_p99_ci: [5.1, null],
       samples: 50,
     });
-    expect(JSON.parse(renderReportJson(report))).toEqual(report);
+    expect(JSON.parse(jsonFileText(report))).toEqual(report);
   });
 
   it('matches the report Markdown golden file', async () => {

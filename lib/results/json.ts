@@ -1,24 +1,21 @@
 // The result JSON's stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 import type { BacklogConfig } from '../backlog-config';
 import { METRIC } from '../metric-names';
+import type { Versions } from '../versions';
 import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './cells';
-import { type RunOutcome, runOutcome, type SummaryData } from './summary-data';
+import { type RunRecord, targetRecord } from './run-record';
+import { runOutcome, type SummaryData } from './summary-data';
 
-export interface BacklogResult {
+/**
+ * Keys in this order: experiment, namespace, started_at, finished_at, target, config, versions, cells,
+ * metadata_snapshots, dropped_iterations, writes, thresholds.
+ */
+export interface BacklogResult extends RunRecord {
   experiment: 'backlog';
-  namespace: string;
-  started_at: string;
-  finished_at: string;
-  target: { kind: 'emulator' | 'turbopuffer'; base_url: string };
-  /** Every knob under its environment variable name, as resolved (SEED included, so a rerun can reuse it). */
-  config: Record<string, string | number | boolean | null>;
-  versions: { bench: string; commit: string; runner: string; node: string };
   cells: Cell[];
   metadata_snapshots: MetadataSnapshot[];
-  dropped_iterations: number;
   /** What the writers did after setup: rows acknowledged and failed write requests (all phases). */
   writes: { rows: number; errors: number };
-  thresholds: RunOutcome['thresholds'];
 }
 
 /** What setup() and handleSummary know about the run beyond the summary metrics. */
@@ -29,7 +26,7 @@ export interface RunInfo {
   finishedAtMs: number;
   /** Metadata once the seed rows were indexed. */
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
-  versions: { bench: string; commit: string; runner: string; node: string };
+  versions: Versions;
 }
 
 export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['config'] {
@@ -75,7 +72,7 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     namespace: run.namespace,
     started_at: new Date(run.startedAtMs).toISOString(),
     finished_at: new Date(run.finishedAtMs).toISOString(),
-    target: { kind: config.target.kind, base_url: config.target.baseUrl },
+    target: targetRecord(config.target),
     config: configKnobs(config, run.seed),
     versions: run.versions,
     cells: buildCells(data, config.queryDurationS),
@@ -87,8 +84,4 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     },
     thresholds: outcome.thresholds,
   };
-}
-
-export function renderJson(result: BacklogResult): string {
-  return `${JSON.stringify(result, null, 2)}\n`;
 }

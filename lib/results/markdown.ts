@@ -1,15 +1,9 @@
 // Result -> the Markdown report: the published table's columns plus requests, QPS and the backlog at the window
 // edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
-import {
-  formatBacklog,
-  formatErrorsByStatus,
-  formatMs,
-  formatPercent,
-  formatQps,
-  phaseLabel,
-} from './format';
+import { formatBacklog, formatMs, formatPercent, formatQps, phaseLabel } from './format';
 import type { BacklogResult } from './json';
+import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
 import { markdownTable } from './table';
 
 const HEADER = [
@@ -32,8 +26,7 @@ export function renderMarkdown(r: BacklogResult): string {
   const lines: string[] = [
     `# Experiment 1: querying while indexing (${r.namespace})`,
     '',
-    `- Target: ${r.target.kind} at ${r.target.base_url}`,
-    `- Run: ${r.started_at} to ${r.finished_at}; bench ${r.versions.bench} (commit ${r.versions.commit}), runner ${r.versions.runner}, Node.js ${r.versions.node}`,
+    ...runItemsMarkdown(r),
     `- Scale: ${c.SEED_ROWS} seed rows of ${c.DIMS}-d f32 (at most ${c.MAX_TOTAL_ROWS} rows), seed ${c.SEED}; ` +
       `${c.QUERY_RATE} ANN queries/s (top_k ${c.TOP_K}); ${c.QUERY_DURATION_S} s per cell after ${c.QUERY_WARMUP_S} s warm-up`,
     '',
@@ -54,32 +47,14 @@ export function renderMarkdown(r: BacklogResult): string {
         formatBacklog(cell.backlog_bytes.end),
       ]),
     ),
-  ];
-  lines.push('');
-  lines.push(
+    '',
     'Client latencies are k6 `http_req_duration` of successful queries; server latencies are their ' +
       '`performance.server_total_ms`. Errors are the share of all queries in the measured window.',
-  );
-  const withErrors = r.cells.filter((cell) => cell.errors > 0);
-  if (withErrors.length > 0) {
-    lines.push('', 'Errors by status:', '');
-    for (const cell of withErrors)
-      lines.push(
-        `- ${phaseLabel(cell.phase, c)}, ${cell.consistency}: ${formatErrorsByStatus(cell.errors_by_status)}`,
-      );
-  }
-  lines.push(
+    ...errorsByStatusMarkdown(r.cells, (cell) => `${phaseLabel(cell.phase, c)}, ${cell.consistency}`),
     '',
     `Writers: ${r.writes.rows} rows acknowledged after setup, ${r.writes.errors} failed write requests.`,
-  );
-  lines.push('');
-  if (r.thresholds.passed) lines.push(`All thresholds passed; ${r.dropped_iterations} dropped iterations.`);
-  else {
-    lines.push(
-      `Failed thresholds (${r.thresholds.failed.length}); ${r.dropped_iterations} dropped iterations:`,
-      '',
-    );
-    for (const f of r.thresholds.failed) lines.push(`- \`${f.metric}\`: \`${f.expression}\``);
-  }
+    '',
+    ...outcomeMarkdown(r),
+  ];
   return `${lines.join('\n')}\n`;
 }

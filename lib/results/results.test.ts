@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildCells, buildSnapshots } from './cells';
-import { buildResult, renderJson } from './json';
+import { buildResult } from './json';
 import { renderMarkdown } from './markdown';
+import { jsonFileText } from './run-record';
 import { failedThresholds } from './summary-data';
 import { fixtureConfig, fixtureRun, fixtureSummary } from './testdata/summary-fixture';
 import { renderText } from './text';
@@ -120,7 +121,7 @@ describe('buildResult (the stable JSON shape)', () => {
       approx_row_count: 1000,
       label: 'setup',
     });
-    expect(JSON.parse(renderJson(result))).toEqual(result);
+    expect(JSON.parse(jsonFileText(result))).toEqual(result);
   });
 });
 

@@ -2,6 +2,7 @@
 // where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
 import { formatBacklog, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
+import { outcomeText } from './run-sections';
 import { textTable } from './table';
 
 const PHASE_SHORT: Record<string, string> = {
@@ -45,12 +46,7 @@ export function renderText(r: BacklogResult, files: string[]): string {
     '',
     ...textTable(header, rows),
     '',
-    r.thresholds.passed
-      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
-      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
-    ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
-    '',
-    ...files.map((f) => `  wrote ${f}`),
+    ...outcomeText(r, files),
     '',
   ];
   return `${out.join('\n')}\n`;

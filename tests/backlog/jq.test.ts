@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildResult, renderJson } from '../../lib/results/json';
+import { buildResult } from '../../lib/results/json';
+import { jsonFileText } from '../../lib/results/run-record';
 import { fixtureConfig, fixtureRun, fixtureSummary } from '../../lib/results/testdata/summary-fixture';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -11,7 +12,7 @@ const jq = (args: string[], input: string) =>
 
 describe('scripts/jq/backlog-table.jq', () => {
   it('prints the published table from the result JSON', () => {
-    const json = renderJson(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
+    const json = jsonFileText(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
     expect(jq(['-r', '-f', 'scripts/jq/backlog-table.jq'], json).split('\n')).toEqual([
       '| Phase | Consistency | Errors | Client p50 | p95 | p99 | Server p50 | p95 | QPS | Backlog start | Backlog end |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

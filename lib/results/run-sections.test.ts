@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { errorsByStatusMarkdown, outcomeMarkdown, outcomeText } from './run-sections';
+
+const failed = {
+  dropped_iterations: 2,
+  thresholds: {
+    passed: false,
+    failed: [
+      { metric: 'dropped_iterations', expression: 'count==0' },
+      { metric: 'http_req_failed{shape:ann_only}', expression: 'rate==0' },
+    ],
+  },
+};
+const passed = { dropped_iterations: 0, thresholds: { passed: true, failed: [] } };
+
+describe('outcome sections', () => {
+  it('lists every failed expression with the dropped iterations, in Markdown and on the console', () => {
+    expect(outcomeMarkdown(failed)).toEqual([
+      'Failed thresholds (2); 2 dropped iterations:',
+      '',
+      '- `dropped_iterations`: `count==0`',
+      '- `http_req_failed{shape:ann_only}`: `rate==0`',
+    ]);
+    expect(outcomeText(failed, ['results/a.md', 'results/a.json'])).toEqual([
+      '  ✗ 2 thresholds failed (2 dropped iterations):',
+      "    ✗ dropped_iterations 'count==0'",
+      "    ✗ http_req_failed{shape:ann_only} 'rate==0'",
+      '',
+      '  wrote results/a.md',
+      '  wrote results/a.json',
+    ]);
+  });
+
+  it('says so in one line when every threshold passed', () => {
+    expect(outcomeMarkdown(passed)).toEqual(['All thresholds passed; 0 dropped iterations.']);
+    expect(outcomeText(passed, [])).toEqual(['  ✓ all thresholds passed, 0 dropped iterations', '']);
+  });
+});
+
+describe('errorsByStatusMarkdown', () => {
+  it('lists only the cells with errors, under their labels', () => {
+    const cells: { id: string; errors: number; errors_by_status: Record<string, number> }[] = [
+      { id: 'a', errors: 0, errors_by_status: {} },
+      { id: 'b', errors: 5, errors_by_status: { '429': 4, '5xx': 1 } },
+    ];
+    expect(errorsByStatusMarkdown(cells, (c) => c.id)).toEqual([
+      '',
+      'Errors by status:',
+      '',
+      '- b: 429: 4, 5xx: 1',
+    ]);
+    expect(errorsByStatusMarkdown(cells.slice(0, 1), (c) => c.id)).toEqual([]);
+  });
+});

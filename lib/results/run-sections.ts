@@ -1,0 +1,52 @@
+// The parts of a result's Markdown and console text that both experiments print the same way: where and when the
+// run happened, the failed queries by status, the threshold outcome and the files written. Pure.
+import { formatErrorsByStatus } from './format';
+import type { QueryFigures } from './query-cell-figures';
+import type { RunRecord } from './run-record';
+import type { RunOutcome } from './summary-data';
+
+/** The `- Target:` and `- Run:` items of the Markdown header. */
+export function runItemsMarkdown(r: RunRecord): string[] {
+  const v = r.versions;
+  return [
+    `- Target: ${r.target.kind} at ${r.target.base_url}`,
+    `- Run: ${r.started_at} to ${r.finished_at}; bench ${v.bench} (commit ${v.commit}), runner ${v.runner}, Node.js ${v.node}`,
+  ];
+}
+
+/** "Errors by status:" with one item per cell that had errors, after a blank line; nothing when none had any. */
+export function errorsByStatusMarkdown<C extends Pick<QueryFigures, 'errors' | 'errors_by_status'>>(
+  cells: readonly C[],
+  label: (cell: C) => string,
+): string[] {
+  const withErrors = cells.filter((cell) => cell.errors > 0);
+  if (withErrors.length === 0) return [];
+  return [
+    '',
+    'Errors by status:',
+    '',
+    ...withErrors.map((cell) => `- ${label(cell)}: ${formatErrorsByStatus(cell.errors_by_status)}`),
+  ];
+}
+
+/** The closing paragraph: every threshold passed, or the failed expressions; with the dropped iterations. */
+export function outcomeMarkdown(r: RunOutcome): string[] {
+  if (r.thresholds.passed) return [`All thresholds passed; ${r.dropped_iterations} dropped iterations.`];
+  return [
+    `Failed thresholds (${r.thresholds.failed.length}); ${r.dropped_iterations} dropped iterations:`,
+    '',
+    ...r.thresholds.failed.map((f) => `- \`${f.metric}\`: \`${f.expression}\``),
+  ];
+}
+
+/** The console's closing lines: the threshold outcome, then the files handleSummary wrote. */
+export function outcomeText(r: RunOutcome, files: readonly string[]): string[] {
+  return [
+    r.thresholds.passed
+      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
+      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
+    ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
+    '',
+    ...files.map((f) => `  wrote ${f}`),
+  ];
+}
