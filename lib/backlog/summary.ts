@@ -1,11 +1,10 @@
-// handleSummary of experiment 1: only pure renderers, returning path -> content (k6-compat.md §7.5):
-// <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
+// handleSummary of experiment 1: its result builder and renderers behind the shared path -> content map
+// (lib/results/handle-summary.ts).
 import type { BacklogConfig } from '../backlog-config';
-import { compactTimestamp } from '../namespace-lifecycle';
-import { buildResult } from '../results/json';
+import { makeHandleSummary } from '../results/handle-summary';
+import { type BacklogResult, buildResult } from '../results/json';
 import { renderMarkdown } from '../results/markdown';
-import { jsonFileText } from '../results/run-record';
-import { failedThresholds, type SummaryData } from '../results/summary-data';
+import type { SummaryData } from '../results/summary-data';
 import { renderText } from '../results/text';
 import type { Versions } from '../versions';
 import type { SetupData } from './setup-data';
@@ -14,29 +13,19 @@ export function makeSummary(
   config: BacklogConfig,
   versions: Versions,
 ): (data: SummaryData) => Record<string, string> {
-  return (data) => {
-    const setup = data.setup_data as SetupData | undefined;
-    if (!setup) {
-      const failed = failedThresholds(data).length;
-      return {
-        stdout: `\n  backlog experiment: setup() did not complete, so no result files were written (${failed} thresholds failed).\n\n`,
-      };
-    }
-    const finishedAtMs = Date.now();
-    const result = buildResult(data, config, {
-      namespace: setup.namespace,
-      seed: setup.seed,
-      startedAtMs: setup.startedAtMs,
-      finishedAtMs,
-      setupSnapshot: setup.setupSnapshot,
-      versions,
-    });
-    const base = `${config.resultsDir}/${setup.namespace}-${compactTimestamp(finishedAtMs)}`;
-    const files = [`${base}.md`, `${base}.json`];
-    return {
-      [files[0]]: renderMarkdown(result),
-      [files[1]]: jsonFileText(result),
-      stdout: renderText(result, files),
-    };
-  };
+  return makeHandleSummary<SetupData, BacklogResult>({
+    title: 'backlog experiment',
+    resultsDir: config.resultsDir,
+    build: (data, setup, finishedAtMs) =>
+      buildResult(data, config, {
+        namespace: setup.namespace,
+        seed: setup.seed,
+        startedAtMs: setup.startedAtMs,
+        finishedAtMs,
+        setupSnapshot: setup.setupSnapshot,
+        versions,
+      }),
+    markdown: renderMarkdown,
+    text: renderText,
+  });
 }

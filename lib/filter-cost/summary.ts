@@ -1,12 +1,11 @@
-// handleSummary of experiment 2: only pure renderers, returning path -> content:
-// <RESULTS_DIR>/<namespace>-<timestamp>.md and .json, and the console table on stdout.
+// handleSummary of experiment 2: its result builder and renderers behind the shared path -> content map
+// (lib/results/handle-summary.ts).
 import type { FilterCostConfig } from '../filter-cost-config';
-import { compactTimestamp } from '../namespace-lifecycle';
-import { buildFilterCostResult } from '../results/filter-cost-json';
+import { buildFilterCostResult, type FilterCostResult } from '../results/filter-cost-json';
 import { renderFilterCostMarkdown } from '../results/filter-cost-markdown';
 import { renderFilterCostText } from '../results/filter-cost-text';
-import { jsonFileText } from '../results/run-record';
-import { failedThresholds, type SummaryData } from '../results/summary-data';
+import { makeHandleSummary } from '../results/handle-summary';
+import type { SummaryData } from '../results/summary-data';
 import type { Versions } from '../versions';
 import type { CellPlan } from './cells';
 import type { SetupData } from './setup-data';
@@ -16,22 +15,12 @@ export function makeSummary(
   plan: CellPlan,
   versions: Versions,
 ): (data: SummaryData) => Record<string, string> {
-  return (data) => {
-    const setup = data.setup_data as SetupData | undefined;
-    if (!setup) {
-      const failed = failedThresholds(data).length;
-      return {
-        stdout: `\n  filter-cost ${c.label}: setup() did not complete, so no result files were written (${failed} thresholds failed).\n\n`,
-      };
-    }
-    const finishedAtMs = Date.now();
-    const result = buildFilterCostResult(data, c, plan, { setup, finishedAtMs, versions });
-    const base = `${c.resultsDir}/${setup.namespace}-${compactTimestamp(finishedAtMs)}`;
-    const files = [`${base}.md`, `${base}.json`];
-    return {
-      [files[0]]: renderFilterCostMarkdown(result),
-      [files[1]]: jsonFileText(result),
-      stdout: renderFilterCostText(result, files),
-    };
-  };
+  return makeHandleSummary<SetupData, FilterCostResult>({
+    title: `filter-cost ${c.label}`,
+    resultsDir: c.resultsDir,
+    build: (data, setup, finishedAtMs) =>
+      buildFilterCostResult(data, c, plan, { setup, finishedAtMs, versions }),
+    markdown: renderFilterCostMarkdown,
+    text: renderFilterCostText,
+  });
 }

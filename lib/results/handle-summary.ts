@@ -1,0 +1,39 @@
+// handleSummary for either experiment: the result as <RESULTS_DIR>/<namespace>-<timestamp>.md and .json plus the
+// console text on stdout (k6-compat.md §7.5: path -> content), or only a console line when setup() did not complete.
+// Calls nothing but the experiment's pure builder and renderers; the clock gives the finish time.
+import { compactTimestamp } from '../namespace-lifecycle';
+import { jsonFileText } from './run-record';
+import { failedThresholds, type SummaryData } from './summary-data';
+
+export interface ResultOutput<Setup, Result> {
+  /** How the console names the run: `backlog experiment`, `filter-cost int-100`. */
+  title: string;
+  resultsDir: string;
+  build: (data: SummaryData, setup: Setup, finishedAtMs: number) => Result;
+  markdown: (result: Result) => string;
+  text: (result: Result, files: string[]) => string;
+}
+
+export function makeHandleSummary<Setup extends { namespace: string }, Result>(
+  o: ResultOutput<Setup, Result>,
+): (data: SummaryData) => Record<string, string> {
+  return (data) => {
+    // k6 hands setup()'s return value back here as JSON; it is absent when setup() threw.
+    const setup = data.setup_data as Setup | undefined;
+    if (!setup) {
+      const failed = failedThresholds(data).length;
+      return {
+        stdout: `\n  ${o.title}: setup() did not complete, so no result files were written (${failed} thresholds failed).\n\n`,
+      };
+    }
+    const finishedAtMs = Date.now();
+    const result = o.build(data, setup, finishedAtMs);
+    const base = `${o.resultsDir}/${setup.namespace}-${compactTimestamp(finishedAtMs)}`;
+    const files = [`${base}.md`, `${base}.json`];
+    return {
+      [files[0]]: o.markdown(result),
+      [files[1]]: jsonFileText(result),
+      stdout: o.text(result, files),
+    };
+  };
+}
