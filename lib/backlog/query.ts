@@ -1,18 +1,11 @@
 // The query scenario's iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
-// tracker; server timings recorded as custom trends with the same tags. After the last cell it does nothing.
+// tracker; its samples recorded with the same tags (lib/query-samples.ts). After the last cell it does nothing.
 import exec from 'k6/execution';
 import type { BacklogConfig } from '../backlog-config';
 import { MetadataPoller } from '../metadata-poll';
-import { errorClass } from '../metric-names';
-import {
-  exhaustiveSearchCount,
-  queryErrors,
-  queryExecutionMs,
-  queryFromIntendedMs,
-  serverTotalMs,
-} from '../metrics';
 import { PhaseTracker } from '../phase-tracker';
 import { phaseTag } from '../phases';
+import { intendedStartMs, recordQuery } from '../query-samples';
 import { gatesOf, scheduleOf } from '../scenario-options';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
@@ -40,16 +33,10 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
       },
       tags,
     );
-    const intendedStart = exec.scenario.startTime + (exec.scenario.iterationInTest * 1000) / config.queryRate;
-    queryFromIntendedMs.add(Date.now() - intendedStart, tags);
-    if (res.status !== 200) {
-      queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
-      return;
-    }
-    const perf = res.body?.performance;
-    if (perf?.server_total_ms !== undefined) serverTotalMs.add(perf.server_total_ms, tags);
-    if (perf?.query_execution_ms !== undefined) queryExecutionMs.add(perf.query_execution_ms, tags);
-    if (perf?.exhaustive_search_count !== undefined)
-      exhaustiveSearchCount.add(perf.exhaustive_search_count, tags);
+    recordQuery(
+      res,
+      tags,
+      intendedStartMs(exec.scenario.startTime, exec.scenario.iterationInTest, config.queryRate),
+    );
   };
 }

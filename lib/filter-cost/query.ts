@@ -4,20 +4,12 @@
 // same questions.
 import exec from 'k6/execution';
 import type { FilterCostConfig } from '../filter-cost-config';
-import { errorClass } from '../metric-names';
+import { intendedStartMs, recordQuery } from '../query-samples';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
 import type { QueryCell } from './cells';
 import { cellTags, WARMUP_SHAPE } from './metric-keys';
-import {
-  exhaustiveSearchCount,
-  queryBillableBytes,
-  queryErrors,
-  queryExecutionMs,
-  queryFromIntendedMs,
-  queryReturnedRows,
-  serverTotalMs,
-} from './metrics';
+import { queryBillableBytes, queryReturnedRows } from './metrics';
 import { warmupIterations } from './options';
 import { queryBody } from './query-body';
 import type { SetupData } from './setup-data';
@@ -37,16 +29,7 @@ export function makeQuery(
     const target = cell ?? cells[0];
     const tags = measured ? cellTags(target) : { shape: WARMUP_SHAPE, selectivity: target.selectivity };
     const res = client.query(data.namespace, queryBody(c, target, queryVector(data.seed, n, c.dims)), tags);
-    queryFromIntendedMs.add(Date.now() - (scenario.startTime + (n * 1000) / c.queryRate), tags);
-    if (res.status !== 200) {
-      queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
-      return;
-    }
-    const perf = res.body?.performance;
-    if (perf?.server_total_ms !== undefined) serverTotalMs.add(perf.server_total_ms, tags);
-    if (perf?.query_execution_ms !== undefined) queryExecutionMs.add(perf.query_execution_ms, tags);
-    if (perf?.exhaustive_search_count !== undefined)
-      exhaustiveSearchCount.add(perf.exhaustive_search_count, tags);
+    if (!recordQuery(res, tags, intendedStartMs(scenario.startTime, n, c.queryRate))) return;
     const billed = res.body?.billing?.billable_logical_bytes_queried;
     if (billed !== undefined) queryBillableBytes.add(billed, tags);
     queryReturnedRows.add(res.body?.rows?.length ?? 0, tags);

@@ -1,0 +1,36 @@
+// One query's samples as both experiments record them, under the query's tags: its latency from the intended start
+// on the arrival schedule, a failure by status and error class, or the server's performance figures. Init-time k6
+// metrics (lib/metrics.ts); the caller sends the query and adds its experiment's own samples.
+import { errorClass } from './metric-names';
+import {
+  exhaustiveSearchCount,
+  queryErrors,
+  queryExecutionMs,
+  queryFromIntendedMs,
+  serverTotalMs,
+} from './metrics';
+import type { CallResult, Tags } from './turbopuffer-client';
+import type { QueryResponse } from './turbopuffer-wire';
+
+/**
+ * When iteration `n` of a constant-arrival-rate scenario was due (scenario start + n / rate): latency measured from
+ * there counts a late start too (coordinated omission).
+ */
+export function intendedStartMs(scenarioStartMs: number, n: number, ratePerS: number): number {
+  return scenarioStartMs + (n * 1000) / ratePerS;
+}
+
+/** Records the answer's samples; true when the query succeeded (200), so the caller may read its body. */
+export function recordQuery(res: CallResult<QueryResponse>, tags: Tags, intendedAtMs: number): boolean {
+  queryFromIntendedMs.add(Date.now() - intendedAtMs, tags);
+  if (res.status !== 200) {
+    queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
+    return false;
+  }
+  const perf = res.body?.performance;
+  if (perf?.server_total_ms !== undefined) serverTotalMs.add(perf.server_total_ms, tags);
+  if (perf?.query_execution_ms !== undefined) queryExecutionMs.add(perf.query_execution_ms, tags);
+  if (perf?.exhaustive_search_count !== undefined)
+    exhaustiveSearchCount.add(perf.exhaustive_search_count, tags);
+  return true;
+}
