@@ -9,9 +9,8 @@ import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
 import { scheduleOf } from '../scenario-options';
 import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
 import type { SetupData } from './setup-data';
-
-const MAX_WRITE_ATTEMPTS = 20;
 
 export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () => SetupData {
   return () => {
@@ -61,12 +60,11 @@ function seedRows(config: BacklogConfig, client: TurbopufferClient, namespace: s
     for (let attempt = 1; ; attempt++) {
       const res = client.write(namespace, body, { phase: 'setup' });
       if (res.status === 200) break;
-      const retryable = res.status === 0 || res.status === 429 || res.status >= 500;
-      if (!retryable || attempt >= MAX_WRITE_ATTEMPTS)
+      if (!isRetryable(res.status) || attempt >= MAX_WRITE_ATTEMPTS)
         throw new Error(
           `seeding rows ${first}..${first + count - 1} failed: HTTP ${res.status}: ${res.error}`,
         );
-      sleep(Math.min(8, (res.retryAfterMs ?? 250 * 2 ** attempt) / 1000));
+      sleep(retryDelayMs(res, attempt) / 1000);
     }
   }
 }

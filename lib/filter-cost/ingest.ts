@@ -7,10 +7,9 @@ import { ATTRIBUTE_NAME, type FilterCostConfig } from '../filter-cost-config';
 import { percentile } from '../quantile-ci';
 import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
 import type { BacklogSampler } from './backlog-sampler';
 import type { IngestStats } from './setup-data';
-
-const MAX_ATTEMPTS = 20;
 
 interface Batch {
   first: number;
@@ -86,18 +85,17 @@ export function ingest(
           stats.last_ack_ms = Date.now();
           return;
         }
-        const retryable = res.status === 0 || res.status === 429 || res.status >= 500;
-        if (!retryable || attempt >= MAX_ATTEMPTS)
+        if (!isRetryable(res.status) || attempt >= MAX_WRITE_ATTEMPTS)
           throw new Error(
             `writing rows ${batch.first}..${batch.first + batch.count - 1} failed: HTTP ${res.status}: ${res.error}`,
           );
         stats.retries++;
         retry.push(batch);
-        waitMs = Math.max(waitMs, res.retryAfterMs ?? 250 * 2 ** attempt);
+        waitMs = Math.max(waitMs, retryDelayMs(res, attempt));
       });
       sampler.maybeSample();
       pending = retry;
-      if (pending.length > 0) sleep(Math.min(8000, waitMs) / 1000);
+      if (pending.length > 0) sleep(waitMs / 1000);
     }
     if (stats.rows >= nextLog * c.rows) {
       console.log(
