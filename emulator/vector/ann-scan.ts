@@ -50,9 +50,12 @@ function annPart(
     }
     return part.to - part.from;
   }
-  // IVF: rank the segment's centroids; scan the nprobe nearest lists (scaled up for filters), then every further
-  // list the triangle inequality cannot rule out against the running k-th best estimate. Queries unlike the data
-  // (e.g. random queries on clustered data) thereby probe more lists instead of losing recall.
+  // IVF: rank the segment's centroids and scan the nprobe nearest lists (scaled up for filters). nprobe was
+  // calibrated on held-out rows (index-build.ts), so it holds for queries that look like the data: those no farther
+  // from their nearest centroid than that list's own rows (its radius). Any other query (e.g. random queries on
+  // clustered data) also scans every further list the triangle inequality cannot rule out against the running k-th
+  // best estimate, so it probes more lists instead of losing recall. Lists of several clusters have radii too wide
+  // for that bound to rule much out, so applying it to data-like queries as well made them scan nearly every list.
   exactKernel(rt, task.metric)(layout.centroids, part.lists, dims, sl.query, sl.scores);
   const order = Array.from({ length: part.lists }, (_, l) => l);
   const centroidChord = Array.from({ length: part.lists }, (_, l) => chord(task.metric, f32[s + l]));
@@ -60,12 +63,15 @@ function annPart(
   const probes = Math.min(part.lists, Math.ceil(part.nprobe * task.probeFactor));
   const offsets = layout.listOffsets >> 2;
   const radii = layout.radii >> 2;
+  const likeData = centroidChord[order[0]] <= f32[radii + order[0]];
   const ids = layout.ids >> 2;
   let scored = 0;
   for (let p = 0; p < part.lists; p++) {
     const l = order[p];
-    if (p >= probes && canSkipList(centroidChord[l], f32[radii + l], chord(task.metric, kth.threshold)))
-      continue;
+    if (p >= probes) {
+      if (likeData) break;
+      if (canSkipList(centroidChord[l], f32[radii + l], chord(task.metric, kth.threshold))) continue;
+    }
     const start = u32[offsets + l];
     const end = u32[offsets + l + 1];
     for (let c = start; c < end; c += CHUNK_ROWS) {

@@ -1,6 +1,6 @@
 // Index builds on one segment: the adaptive IVF rule (flat for random data, lists for clustered) and the list layout.
 import { describe, expect, it } from 'vitest';
-import { buildIvf, IVF_MIN_ROWS, listCount, MAX_PROBE_SHARE, runIndexJob } from './index-build';
+import { buildIvf, checkK, IVF_MIN_ROWS, listCount, MAX_PROBE_SHARE, runIndexJob } from './index-build';
 import { segmentLayout } from './layout';
 import { allocateSegmentMemory, type SegmentRuntime, segmentRuntime } from './segment-runtime';
 import { clusteredVectors, randomVectors } from './synthetic';
@@ -52,6 +52,20 @@ describe('the adaptive IVF rule', () => {
       for (let l = 0; l < decision.lists; l++) expect(f32[(layout.radii >> 2) + l]).toBeGreaterThanOrEqual(0);
     });
   }
+
+  it('checks recall at the neighbour rank the sample density implies', () => {
+    expect(checkK(4096, 65_536)).toBe(1);
+    expect(checkK(4096, 16_384)).toBe(3);
+    expect(checkK(4096, 4096)).toBe(10);
+    expect(checkK(10, 1_000_000)).toBe(1);
+  });
+
+  it('clusters data with far more clusters than lists (1,000 tight clusters in one segment)', () => {
+    const rt = segmentWith(clusteredVectors(rows, 64, 4, 1000, 0.3), 64);
+    const decision = indexAll(rt, 'cosine_distance');
+    expect(decision.lists).toBe(listCount(rows));
+    expect(decision.nprobe).toBeLessThanOrEqual(decision.lists * MAX_PROBE_SHARE);
+  });
 
   it('never builds an IVF for a segment below IVF_MIN_ROWS', () => {
     const rt = segmentWith(clusteredVectors(4096, 16, 3), 16);
