@@ -1,5 +1,6 @@
 // A namespace an experiment owns: refused if it already exists (bench never writes into or deletes a namespace it
-// did not create), named with a compact UTC timestamp, and deleted at the end when CLEANUP asks for it.
+// did not create), named with a compact UTC timestamp, and deleted at the end when CLEANUP asks for it (also when
+// setup() fails part-way).
 import type { TurbopufferClient } from './turbopuffer-client';
 
 /** 20260102T030405Z */
@@ -27,4 +28,33 @@ export function deleteNamespace(client: TurbopufferClient, namespace: string): v
   const res = client.deleteNamespace(namespace);
   if (res.status === 200 || res.status === 404) console.log(`deleted namespace ${namespace} (CLEANUP=1)`);
   else console.warn(`could not delete namespace ${namespace}: HTTP ${res.status}: ${res.error}`);
+}
+
+/**
+ * setup()'s work on a namespace it creates: refuses an existing one, then runs `fill`. If `fill` throws, the
+ * namespace is deleted first when `cleanup` is set, because teardown() does not run after a failed setup().
+ */
+export function fillFreshNamespace<T>(
+  client: TurbopufferClient,
+  namespace: string,
+  cleanup: boolean,
+  fill: () => T,
+): T {
+  refuseExisting(client, namespace);
+  try {
+    return fill();
+  } catch (error) {
+    if (cleanup) deleteNamespace(client, namespace);
+    throw error;
+  }
+}
+
+/** teardown(): deletes the namespace when this run created it and `cleanup` (CLEANUP) asks for it. */
+export function makeTeardown(
+  client: TurbopufferClient,
+  cleanup: boolean,
+): (data?: { namespace: string; created: boolean }) => void {
+  return (data) => {
+    if (data?.created && cleanup) deleteNamespace(client, data.namespace);
+  };
 }

@@ -3,11 +3,12 @@
 // Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/backlog.js -e ...`).
 
 import { makeQuery } from '../lib/backlog/query';
-import { makeSetup, makeTeardown } from '../lib/backlog/setup';
+import { makeSetup } from '../lib/backlog/setup';
 import { makeSummary } from '../lib/backlog/summary';
 import { makeWriter } from '../lib/backlog/writer';
 import { readApiKey, readBacklogConfig } from '../lib/backlog-config';
 import { assertCostAccepted, planCost } from '../lib/cost-guard';
+import { makeTeardown } from '../lib/namespace-lifecycle';
 import { scenarioDurationMs } from '../lib/phases';
 import { scenarioOptionsFor, scheduleOf } from '../lib/scenario-options';
 import { TurbopufferClient } from '../lib/turbopuffer-client';
@@ -23,5 +24,5 @@ export const options = scenarioOptionsFor(config);
 export const setup = makeSetup(config, client);
 export const query = makeQuery(config, client);
 export const write = makeWriter(config, client);
-export const teardown = makeTeardown(config, client);
+export const teardown = makeTeardown(client, config.cleanup);
 export const handleSummary = makeSummary(config, readVersions(env));

@@ -9,9 +9,10 @@ import { planCells } from '../lib/filter-cost/cells';
 import { formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';
 import { filterCostOptions } from '../lib/filter-cost/options';
 import { makeQuery } from '../lib/filter-cost/query';
-import { makeSetup, makeTeardown } from '../lib/filter-cost/setup';
+import { makeSetup } from '../lib/filter-cost/setup';
 import { makeSummary } from '../lib/filter-cost/summary';
 import { readFilterCostConfig } from '../lib/filter-cost-config';
+import { makeTeardown } from '../lib/namespace-lifecycle';
 import { TurbopufferClient } from '../lib/turbopuffer-client';
 import { readVersions } from '../lib/versions';
 
@@ -25,5 +26,5 @@ const client = new TurbopufferClient(config.target.baseUrl, readApiKey(env));
 export const options = filterCostOptions(config, plan.cells);
 export const setup = makeSetup(config, client, plan.cells);
 export const query = makeQuery(config, client, plan.cells);
-export const teardown = makeTeardown(config, client);
+export const teardown = makeTeardown(client, config.cleanup);
 export const handleSummary = makeSummary(config, plan, readVersions(env));

@@ -1,10 +1,10 @@
-// setup() and teardown() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until
-// they are indexed, hand the schedule's t0 to every VU; delete the namespace at the end when asked (CLEANUP).
+// setup() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until they are indexed,
+// and hand the schedule's t0 to every VU (teardown: lib/namespace-lifecycle.ts).
 import { sleep } from 'k6';
 import { type BacklogConfig, rowBytes } from '../backlog-config';
 import { formatPlan, planCost } from '../cost-guard';
 import { readingFrom } from '../metadata-poll';
-import { compactTimestamp, deleteNamespace, refuseExisting } from '../namespace-lifecycle';
+import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
 import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
 import { scheduleOf } from '../scenario-options';
 import { formatBytes } from '../sizes';
@@ -19,8 +19,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
     const seed = config.seed ?? Math.floor(Math.random() * 2 ** 32);
     console.log(formatPlan(config, planCost(config, scenarioDurationMs(scheduleOf(config)))));
     console.log(`namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors)`);
-    refuseExisting(client, namespace);
-    try {
+    return fillFreshNamespace(client, namespace, config.cleanup, () => {
       seedRows(config, client, namespace, seed);
       const snapshot = waitUntilIndexed(config, client, namespace, startedAtMs);
       return {
@@ -32,17 +31,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
         created: true,
         setupSnapshot: snapshot,
       };
-    } catch (error) {
-      // teardown() does not run after a failed setup(): clean up here.
-      if (config.cleanup) deleteNamespace(client, namespace);
-      throw error;
-    }
-  };
-}
-
-export function makeTeardown(config: BacklogConfig, client: TurbopufferClient): (data?: SetupData) => void {
-  return (data) => {
-    if (data?.created && config.cleanup) deleteNamespace(client, data.namespace);
+    });
   };
 }
 

@@ -1,8 +1,8 @@
-// setup() and teardown() of experiment 2: create a fresh namespace for this configuration, ingest ROWS rows, wait
-// until they are indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to
-// handleSummary; delete the namespace at the end when CLEANUP asks for it (also when setup() fails).
+// setup() of experiment 2: create a fresh namespace for this configuration, ingest ROWS rows, wait until they are
+// indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to handleSummary
+// (teardown: lib/namespace-lifecycle.ts).
 import type { FilterCostConfig } from '../filter-cost-config';
-import { compactTimestamp, deleteNamespace, refuseExisting } from '../namespace-lifecycle';
+import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
 import { formatBytes } from '../sizes';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { BacklogSampler } from './backlog-sampler';
@@ -30,8 +30,7 @@ export function makeSetup(
     console.log(
       `namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors and values)`,
     );
-    refuseExisting(client, namespace);
-    try {
+    return fillFreshNamespace(client, namespace, c.cleanup, () => {
       // Leave a margin inside setupTimeout so a slow drain is reported by us, not killed by the runner.
       const deadline = startedAtMs + c.setupTimeoutS * 1000 - 10_000;
       const sampler = new BacklogSampler(client, namespace, pollMs(c));
@@ -60,16 +59,6 @@ export function makeSetup(
         },
         recall: probeRecall(c, client, namespace, seed, cells),
       };
-    } catch (error) {
-      // teardown() does not run after a failed setup(): clean up here.
-      if (c.cleanup) deleteNamespace(client, namespace);
-      throw error;
-    }
-  };
-}
-
-export function makeTeardown(c: FilterCostConfig, client: TurbopufferClient): (data?: SetupData) => void {
-  return (data) => {
-    if (data?.created && c.cleanup) deleteNamespace(client, data.namespace);
+    });
   };
 }

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compactTimestamp, fillFreshNamespace, makeTeardown } from './namespace-lifecycle';
+import type { TurbopufferClient } from './turbopuffer-client';
+
+/** A client whose metadata answers `metadataStatus` and which records deletions. */
+function fakeClient(metadataStatus: number) {
+  const deleted: string[] = [];
+  const client = {
+    metadata: () => ({ status: metadataStatus }),
+    deleteNamespace: (ns: string) => {
+      deleted.push(ns);
+      return { status: 200 };
+    },
+  } as unknown as TurbopufferClient; // only the two calls the lifecycle makes
+  return { client, deleted };
+}
+
+describe('namespace lifecycle', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('names with a compact UTC timestamp', () => {
+    expect(compactTimestamp(Date.UTC(2026, 0, 2, 3, 4, 5, 678))).toBe('20260102T030405Z');
+  });
+
+  it('refuses an existing namespace before filling it, and deletes nothing', () => {
+    const { client, deleted } = fakeClient(200);
+    const fill = vi.fn();
+    expect(() => fillFreshNamespace(client, 'ns', true, fill)).toThrow('namespace ns already exists');
+    expect(fill).not.toHaveBeenCalled();
+    expect(deleted).toEqual([]);
+  });
+
+  it('deletes a namespace whose filling failed when cleanup is on, and rethrows', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    for (const cleanup of [true, false]) {
+      const { client, deleted } = fakeClient(404);
+      expect(() =>
+        fillFreshNamespace(client, 'ns', cleanup, () => {
+          throw new Error('seeding failed');
+        }),
+      ).toThrow('seeding failed');
+      expect(deleted).toEqual(cleanup ? ['ns'] : []);
+    }
+    expect(fillFreshNamespace(fakeClient(404).client, 'ns', true, () => 7)).toBe(7);
+  });
+
+  it('tears down only a namespace this run created, and only with cleanup', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { client, deleted } = fakeClient(404);
+    makeTeardown(client, true)({ namespace: 'a', created: true });
+    makeTeardown(client, true)({ namespace: 'b', created: false });
+    makeTeardown(client, false)({ namespace: 'c', created: true });
+    makeTeardown(client, true)(undefined);
+    expect(deleted).toEqual(['a']);
+  });
+});
