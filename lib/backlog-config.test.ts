@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback, readApiKey, readBacklogConfig } from './backlog-config';
+import { readBacklogConfig } from './backlog-config';
+import { readApiKey } from './common-knobs';
 import { EnvError, EnvReader } from './env';
 
 const SMOKE = {
@@ -112,19 +113,5 @@ describe('readBacklogConfig', () => {
     expect(errorOf({ TURBOPUFFER_API_KEY: 'k' }).variable).toBe('TURBOPUFFER_REGION');
     const c = readBacklogConfig({ TURBOPUFFER_API_KEY: 'k', TURBOPUFFER_BASE_URL: 'http://localhost:9/' });
     expect(c.target).toEqual({ kind: 'emulator', baseUrl: 'http://localhost:9' });
-  });
-});
-
-describe('isLoopback', () => {
-  it.each([
-    ['http://127.0.0.1:8787', true],
-    ['http://127.1.2.3', true],
-    ['http://localhost:1', true],
-    ['http://[::1]:8787', true],
-    ['http://127.0.0.1.example.com', false],
-    ['http://128.0.0.1', false],
-    ['https://gcp-us-central1.turbopuffer.com', false],
-  ])('%s -> %s', (url, expected) => {
-    expect(isLoopback(url)).toBe(expected);
   });
 });

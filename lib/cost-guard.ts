@@ -1,8 +1,10 @@
 // Guard rails for the real service: the run's upper bounds in rows, bytes, queries and time, printed before any
 // write, and a refusal unless TPUF_BENCH_CONFIRM_COST=1. Pure.
-import { type BacklogConfig, rowBytes, type Target } from './backlog-config';
+import type { BacklogConfig } from './backlog-config';
+import type { Target } from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';
 import { formatBytes } from './sizes';
+import { rowBytes } from './vectors';
 
 export interface CostPlan {
   seedRows: number;

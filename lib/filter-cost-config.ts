@@ -2,7 +2,7 @@
 // attribute at all), its scale, the query cells' timing and the target, all checked before anything is written.
 // Pure: `readFilterCostConfig(__ENV)`.
 import { MAX_ROWS } from './attribute-values';
-import { readNamespace, readSeed, readTarget, type Target } from './backlog-config';
+import { readNamespace, readSeed, readTarget, type Target } from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';
 import { formatPercentTag } from './selectivity';
 

@@ -3,7 +3,7 @@
 // recall for ann_only, ann_filtered, filter_ordered and a selectivity sweep. Knobs: lib/filter-cost-config.ts;
 // logic: lib/filter-cost/. `make filter-cost` loops over the configurations (scripts/run-filter-cost.ts).
 
-import { readApiKey } from '../lib/backlog-config';
+import { readApiKey } from '../lib/common-knobs';
 import { assertConfirmed } from '../lib/cost-guard';
 import { planCells } from '../lib/filter-cost/cells';
 import { formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';

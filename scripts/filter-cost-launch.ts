@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { drawSeed } from '../lib/common-knobs';
 import { planCells } from '../lib/filter-cost/cells';
 import { type FilterCostPlan, formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';
 import { type FilterCostConfig, readFilterCostConfig } from '../lib/filter-cost-config';
@@ -64,8 +65,7 @@ export function planConfigurations(o: LaunchOptions): Planned[] {
   const overrides = envFromFlags(o.extraArgs ?? []);
   // One seed for the whole launch (unless SEED is given): every configuration then writes the same vectors and
   // asks the same query vectors, so configurations are compared on identical questions.
-  if (o.profile.env.SEED === undefined && overrides.SEED === undefined)
-    overrides.SEED = String(Math.floor(Math.random() * 2 ** 32));
+  if (o.profile.env.SEED === undefined && overrides.SEED === undefined) overrides.SEED = String(drawSeed());
   const caller = o.env ?? process.env;
   const service = o.profile.emulator === null;
   const configurations = o.profile.configurations.map((configuration) => {

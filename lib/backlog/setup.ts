@@ -1,7 +1,8 @@
 // setup() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until they are indexed,
 // and hand the schedule's t0 to every VU (teardown: lib/namespace-lifecycle.ts).
 import { sleep } from 'k6';
-import { type BacklogConfig, rowBytes } from '../backlog-config';
+import type { BacklogConfig } from '../backlog-config';
+import { drawSeed } from '../common-knobs';
 import { formatPlan, planCost } from '../cost-guard';
 import { readingFrom } from '../metadata-poll';
 import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
@@ -9,6 +10,7 @@ import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
 import { scheduleOf } from '../scenario-options';
 import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import { rowBytes } from '../vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
 import type { SetupData } from './setup-data';
 
@@ -16,7 +18,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
   return () => {
     const startedAtMs = Date.now();
     const namespace = config.namespace ?? `bench-backlog-${compactTimestamp(startedAtMs)}`;
-    const seed = config.seed ?? Math.floor(Math.random() * 2 ** 32);
+    const seed = drawSeed(config.seed);
     console.log(formatPlan(config, planCost(config, scenarioDurationMs(scheduleOf(config)))));
     console.log(`namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors)`);
     return fillFreshNamespace(client, namespace, config.cleanup, () => {

@@ -3,7 +3,7 @@
 // records the backlog at every cell's window edges for the result files.
 import { sleep } from 'k6';
 import exec from 'k6/execution';
-import { type BacklogConfig, rowBytes } from '../backlog-config';
+import type { BacklogConfig } from '../backlog-config';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
 import {
   backlogBytes,
@@ -19,6 +19,7 @@ import { PhaseTracker } from '../phase-tracker';
 import { phaseTag, type Slot, scenarioDurationMs, writerAction } from '../phases';
 import { gatesOf, scheduleOf } from '../scenario-options';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import { rowBytes } from '../vectors';
 import type { SetupData } from './setup-data';
 
 /** How often a waiting writer looks again (metadata itself refreshes once a second). */

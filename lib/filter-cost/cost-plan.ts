@@ -1,9 +1,9 @@
 // Upper bounds of what one configuration's run writes and queries on the real service, printed before any write
 // and summed over every configuration by the launcher. Pure.
 import { attributeColumn, valueBytes } from '../attribute-values';
-import { rowBytes } from '../backlog-config';
 import type { FilterCostConfig } from '../filter-cost-config';
 import { formatBytes } from '../sizes';
+import { rowBytes } from '../vectors';
 import { type QueryCell, ranksByVector } from './cells';
 import { timeline } from './options';
 

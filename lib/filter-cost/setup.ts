@@ -1,6 +1,7 @@
 // setup() of experiment 2: create a fresh namespace for this configuration, ingest ROWS rows, wait until they are
 // indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to handleSummary
 // (teardown: lib/namespace-lifecycle.ts).
+import { drawSeed } from '../common-knobs';
 import type { FilterCostConfig } from '../filter-cost-config';
 import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
 import { formatBytes } from '../sizes';
@@ -25,7 +26,7 @@ export function makeSetup(
   return () => {
     const startedAtMs = Date.now();
     const namespace = c.namespace ?? `bench-filter-cost-${c.label}-${compactTimestamp(startedAtMs)}`;
-    const seed = c.seed ?? Math.floor(Math.random() * 2 ** 32);
+    const seed = drawSeed(c.seed);
     console.log(formatFilterCostPlan(c, planFilterCost(c, cells)));
     console.log(
       `namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors and values)`,

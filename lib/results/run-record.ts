@@ -1,6 +1,6 @@
 // The top-level fields every experiment's result JSON has (which namespace, where, when, with which knobs and
 // versions, and whether the thresholds held), and the text of every JSON file bench writes. Pure.
-import type { Target } from '../backlog-config';
+import type { Target } from '../common-knobs';
 import type { Versions } from '../versions';
 import type { RunOutcome } from './summary-data';
 
