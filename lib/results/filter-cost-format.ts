@@ -1,6 +1,7 @@
 // Number and label formats of experiment 2's tables (per-configuration Markdown, console, merged report). Pure.
 import type { FilterCostCell } from './filter-cost-cells';
 import type { FilterCostResult } from './filter-cost-json';
+import { formatFixed } from './format';
 
 export const SHAPE_LABEL: Record<FilterCostCell['shape'], string> = {
   ann_only: 'ANN, no filter',
@@ -26,7 +27,7 @@ export function formatRate(value: number | null): string {
 
 /** Seconds with two decimals, "—" when unknown. */
 export function formatSeconds(value: number | null): string {
-  return value === null ? '—' : `${value.toFixed(2)} s`;
+  return formatFixed(value, 2, ' s');
 }
 
 /** "int, 100 values, filterable" / "none" / "string, unique, not filterable". */

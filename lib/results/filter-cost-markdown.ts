@@ -10,11 +10,9 @@ import {
   SHAPE_LABEL,
 } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
-import { formatMs, formatPercent, formatQps } from './format';
+import { formatBytesOrDash, formatFixed, formatMs, formatPercent, formatQps } from './format';
 import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
 import { markdownTable } from './table';
-
-const bytesOrDash = (n: number | null) => (n === null ? '—' : formatBytes(n));
 
 export function renderFilterCostMarkdown(r: FilterCostResult): string {
   const c = r.config;
@@ -47,13 +45,13 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
           String(i.rows),
           String(i.requests),
           formatRate(i.rows_per_s),
-          i.request_mb_per_s === null ? '—' : i.request_mb_per_s.toFixed(1),
+          formatFixed(i.request_mb_per_s, 1),
           formatBytes(i.billable_bytes_written),
           formatMs(i.write_ms.p50),
           formatMs(i.write_ms.p95),
           formatSeconds(r.drain.seconds),
-          bytesOrDash(r.storage.approx_logical_bytes),
-          r.storage.bytes_per_row === null ? '—' : r.storage.bytes_per_row.toFixed(1),
+          formatBytesOrDash(r.storage.approx_logical_bytes),
+          formatFixed(r.storage.bytes_per_row, 1),
         ],
       ],
     ),

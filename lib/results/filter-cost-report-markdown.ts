@@ -1,9 +1,9 @@
 // The merged report -> Markdown: ingest/drain/storage with differences against the baseline, the three query
 // shapes, the selectivity sweep (p50 with recall, then p99), repeats and the run list. Pure.
 
-import { formatRate, formatRecall, SHAPE_LABEL } from './filter-cost-format';
+import { formatRate, formatRecall, formatSeconds, SHAPE_LABEL } from './filter-cost-format';
 import type { CellSummary, ConfigurationSummary, FilterCostReport, Stat } from './filter-cost-report';
-import { formatMs } from './format';
+import { formatFixed, formatMs } from './format';
 import { markdownTable } from './table';
 
 /** The median, with the range when there were several repeats. */
@@ -21,10 +21,7 @@ function ciText(ci: [number | null, number | null] | null): string {
 const signed = (x: number | null, digits: number, unit = '') =>
   x === null ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}${unit}`;
 const times = (x: number | null) => (x === null ? '—' : `×${x.toFixed(2)}`);
-const fixed =
-  (digits: number, unit = '') =>
-  (x: number | null) =>
-    x === null ? '—' : `${x.toFixed(digits)}${unit}`;
+const oneDecimal = (x: number | null) => formatFixed(x, 1);
 
 function attributeText(s: ConfigurationSummary, rows: unknown): string {
   const a = s.attribute;
@@ -99,10 +96,10 @@ export function renderReportMarkdown(r: FilterCostReport): string {
         attributeText(s, c.ROWS),
         statText(s.ingest_rows_per_s, formatRate),
         times(s.vs_baseline?.rows_per_s_ratio ?? null),
-        statText(s.billable_bytes_per_row, fixed(1)),
+        statText(s.billable_bytes_per_row, oneDecimal),
         signed(s.vs_baseline?.billable_bytes_per_row_delta ?? null, 1),
-        statText(s.logical_bytes_per_row, fixed(1)),
-        statText(s.drain_s, fixed(2, ' s')),
+        statText(s.logical_bytes_per_row, oneDecimal),
+        statText(s.drain_s, formatSeconds),
         signed(s.vs_baseline?.drain_s_delta ?? null, 2, ' s'),
       ]),
     ),
@@ -165,7 +162,7 @@ export function renderReportMarkdown(r: FilterCostReport): string {
       const annOnly = s.cells.find((cell) => cell.id === 'ann_only');
       lines.push(
         `- ${s.configuration} ran ${s.repeats} times: ingest ${statText(s.ingest_rows_per_s, formatRate)} rows/s, ` +
-          `drain ${statText(s.drain_s, fixed(2, ' s'))}` +
+          `drain ${statText(s.drain_s, formatSeconds)}` +
           (annOnly ? `, ANN p50 ${statText(annOnly.client_p50_ms, formatMs)}` : ''),
       );
     }

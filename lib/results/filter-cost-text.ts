@@ -1,10 +1,9 @@
 // One configuration's result -> the end-of-test console summary: ingest line, the cell table in fixed-width
 // columns, the threshold outcome and where the files went. Pure (handleSummary owns stdout).
 
-import { formatBytes } from '../sizes';
 import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
-import { formatMs, formatPercent } from './format';
+import { formatBytesOrDash, formatMs, formatPercent } from './format';
 import { outcomeText } from './run-sections';
 import { textTable } from './table';
 
@@ -26,7 +25,7 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     `  filter-cost ${r.configuration} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
     `  ingest ${r.ingest.rows} rows at ${formatRate(r.ingest.rows_per_s)} rows/s, ` +
       `drain ${formatSeconds(r.drain.seconds)}, ` +
-      `${r.storage.approx_logical_bytes === null ? '—' : formatBytes(r.storage.approx_logical_bytes)} logical`,
+      `${formatBytesOrDash(r.storage.approx_logical_bytes)} logical`,
     '',
     ...textTable(header, rows),
     '',

@@ -1,5 +1,5 @@
-// Number formats shared by the Markdown and console renderers, and the published table's row labels. Pure.
-import type { PhaseName } from '../phases';
+// Number formats both experiments' renderers share (Markdown, console and the merged report), with "—" wherever a
+// figure is unknown. Pure.
 import { formatBytes } from '../sizes';
 
 export function formatMs(ms: number | null): string {
@@ -13,7 +13,8 @@ export function formatPercent(rate: number): string {
   return `${pct < 0.1 ? pct.toPrecision(1) : pct.toFixed(1)}%`;
 }
 
-export function formatBacklog(bytes: number | null): string {
+/** "3.5 MiB" (lib/sizes.ts); "—" when unknown. */
+export function formatBytesOrDash(bytes: number | null): string {
   return bytes === null ? '—' : formatBytes(bytes);
 }
 
@@ -21,13 +22,9 @@ export function formatQps(qps: number): string {
   return qps.toFixed(1);
 }
 
-/** The row label of the published table, with this run's windows (they differ from 2 GiB on scaled runs). */
-export function phaseLabel(phase: PhaseName, config: Record<string, unknown>): string {
-  const size = (key: string) => formatBytes(Number(config[key]));
-  if (phase === 'idle') return 'Idle';
-  if (phase === 'indexing_below_limit')
-    return `Indexing, backlog ${size('LT_START_BYTES')} – ${size('LT_CAP_BYTES')}`;
-  return `Indexing, backlog ≥ ${size('GT_START_BYTES')}`;
+/** `digits` decimals and an optional unit: (3088, 1) -> "3088.0", (0.5, 2, ' s') -> "0.50 s"; "—" when unknown. */
+export function formatFixed(value: number | null, digits: number, unit = ''): string {
+  return value === null ? '—' : `${value.toFixed(digits)}${unit}`;
 }
 
 /** "429: 812, 5xx: 3" (empty when there were no errors). */

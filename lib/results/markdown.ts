@@ -1,7 +1,9 @@
 // Result -> the Markdown report: the published table's columns plus requests, QPS and the backlog at the window
 // edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
-import { formatBacklog, formatMs, formatPercent, formatQps, phaseLabel } from './format';
+import type { PhaseName } from '../phases';
+import { formatBytes } from '../sizes';
+import { formatBytesOrDash, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
 import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
 import { markdownTable } from './table';
@@ -20,6 +22,15 @@ const HEADER = [
   'Backlog start',
   'Backlog end',
 ];
+
+/** The row label of the published table, with this run's windows (they differ from 2 GiB on scaled runs). */
+function phaseLabel(phase: PhaseName, config: Record<string, unknown>): string {
+  const size = (key: string) => formatBytes(Number(config[key]));
+  if (phase === 'idle') return 'Idle';
+  if (phase === 'indexing_below_limit')
+    return `Indexing, backlog ${size('LT_START_BYTES')} – ${size('LT_CAP_BYTES')}`;
+  return `Indexing, backlog ≥ ${size('GT_START_BYTES')}`;
+}
 
 export function renderMarkdown(r: BacklogResult): string {
   const c = r.config;
@@ -43,8 +54,8 @@ export function renderMarkdown(r: BacklogResult): string {
         formatMs(cell.client_ms.p99),
         formatMs(cell.server_ms.p50),
         formatMs(cell.server_ms.p95),
-        formatBacklog(cell.backlog_bytes.start),
-        formatBacklog(cell.backlog_bytes.end),
+        formatBytesOrDash(cell.backlog_bytes.start),
+        formatBytesOrDash(cell.backlog_bytes.end),
       ]),
     ),
     '',

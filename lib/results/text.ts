@@ -1,6 +1,6 @@
 // Result -> the end-of-test console summary: the cell table in fixed-width columns, the threshold outcome and
 // where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
-import { formatBacklog, formatMs, formatPercent, formatQps } from './format';
+import { formatBytesOrDash, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
 import { outcomeText } from './run-sections';
 import { textTable } from './table';
@@ -37,8 +37,8 @@ export function renderText(r: BacklogResult, files: string[]): string {
     formatMs(cell.client_ms.p99),
     formatMs(cell.server_ms.p50),
     formatMs(cell.server_ms.p95),
-    formatBacklog(cell.backlog_bytes.start),
-    formatBacklog(cell.backlog_bytes.end),
+    formatBytesOrDash(cell.backlog_bytes.start),
+    formatBytesOrDash(cell.backlog_bytes.end),
   ]);
   const out = [
     '',
