@@ -70,6 +70,11 @@ export function queryKeys(sel: Record<string, string>) {
 
 export type QueryKeys = ReturnType<typeof queryKeys>;
 
+/** A cell's query trends: k6 puts a trend's sub-metric into the summary data only when a threshold names it. */
+export function queryTrendKeys(k: QueryKeys): string[] {
+  return [k.clientOk, k.server, k.execution, k.exhaustive, k.fromIntended];
+}
+
 export function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
   return { phase, consistency };
 }

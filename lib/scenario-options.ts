@@ -3,6 +3,7 @@
 import type { ConstantArrivalRateScenario, ConstantVUsScenario, Options } from 'k6/options';
 import type { BacklogConfig } from './backlog-config';
 import { type Gates, type Schedule, scenarioDurationMs } from './phases';
+import { SUMMARY_TREND_STATS } from './results/summary-data';
 import { backlogThresholds } from './thresholds';
 
 export function scheduleOf(c: BacklogConfig): Schedule {
@@ -49,6 +50,6 @@ export function scenarioOptionsFor(c: BacklogConfig): Options {
     thresholds: backlogThresholds(gatesOf(c)),
     setupTimeout: `${c.setupTimeoutS}s`,
     teardownTimeout: '120s',
-    summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)', 'count'],
+    summaryTrendStats: [...SUMMARY_TREND_STATS],
   } satisfies Options;
 }

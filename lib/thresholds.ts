@@ -2,7 +2,7 @@
 // expressions on every other per-cell sub-metric, because k6 only puts sub-metrics named in thresholds into the
 // handleSummary data the result files are built from. Pure.
 
-import { cellKeys, ERROR_CLASSES } from './metric-names';
+import { cellKeys, ERROR_CLASSES, queryTrendKeys } from './metric-names';
 import type { Gates, PhaseName } from './phases';
 import { CONSISTENCIES, PHASES } from './phases';
 
@@ -20,11 +20,7 @@ export function backlogThresholds(g: Gates): Thresholds {
       t[k.failed] = [consistency === 'eventual' ? 'rate==0' : strongAbove ? 'rate>0' : 'rate>=0'];
       for (const cls of ERROR_CLASSES)
         t[k.errors(cls)] = [strongAbove && cls !== '429' ? 'count==0' : 'count>=0'];
-      t[k.clientOk] = ['max>=0'];
-      t[k.server] = ['max>=0'];
-      t[k.execution] = ['max>=0'];
-      t[k.exhaustive] = ['max>=0'];
-      t[k.fromIntended] = ['max>=0'];
+      for (const key of queryTrendKeys(k)) t[key] = ['max>=0'];
       for (const edge of ['start', 'end'] as const) {
         // The backlog at both window edges is inside the phase's window.
         t[k.unindexed(edge)] = backlogRule(phase, g);

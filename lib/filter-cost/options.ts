@@ -3,7 +3,8 @@
 // overlap), and the thresholds that gate the run and expose every cell's sub-metrics. Pure.
 import type { ConstantArrivalRateScenario, Options } from 'k6/options';
 import type { FilterCostConfig } from '../filter-cost-config';
-import { ERROR_CLASSES } from '../metric-names';
+import { ERROR_CLASSES, queryTrendKeys } from '../metric-names';
+import { SUMMARY_TREND_STATS } from '../results/summary-data';
 import type { Thresholds } from '../thresholds';
 import type { QueryCell } from './cells';
 import { cellKeys } from './metric-keys';
@@ -79,8 +80,7 @@ export function filterCostThresholds(
       : [`max<=${cell.expectedRows}`];
     // Always true: only there so k6 reports these sub-metrics in the summary data.
     for (const cls of ERROR_CLASSES) t[k.errors(cls)] = ['count>=0'];
-    for (const key of [k.clientOk, k.server, k.execution, k.exhaustive, k.fromIntended, k.billableQueried])
-      t[key] = ['max>=0'];
+    for (const key of [...queryTrendKeys(k), k.billableQueried]) t[key] = ['max>=0'];
   }
   return t;
 }
@@ -100,6 +100,6 @@ export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell
     batchPerHost: c.writeConcurrency,
     setupTimeout: `${c.setupTimeoutS}s`,
     teardownTimeout: '120s',
-    summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)', 'count'],
+    summaryTrendStats: [...SUMMARY_TREND_STATS],
   } satisfies Options;
 }

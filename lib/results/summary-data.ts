@@ -13,6 +13,9 @@ export interface SummaryMetric {
   thresholds?: Record<string, { ok: boolean }>;
 }
 
+/** The trend statistics both experiments ask k6 to summarise (`summaryTrendStats`): the result builders read them. */
+export const SUMMARY_TREND_STATS: readonly string[] = ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)', 'count'];
+
 export interface FailedThreshold {
   metric: string;
   expression: string;
