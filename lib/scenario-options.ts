@@ -1,8 +1,9 @@
 // The experiment's k6 options from its config: an open-model query scenario, a writer scenario and the
 // thresholds. Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
-import type { ConstantArrivalRateScenario, ConstantVUsScenario, Options } from 'k6/options';
+import type { ConstantVUsScenario, Options } from 'k6/options';
 import type { BacklogConfig } from './backlog-config';
 import { type Gates, type Schedule, scenarioDurationMs } from './phases';
+import { queryArrivalScenario } from './query-scenario';
 import { SUMMARY_TREND_STATS } from './results/summary-data';
 import { backlogThresholds } from './thresholds';
 
@@ -20,16 +21,7 @@ export function gatesOf(c: BacklogConfig): Gates {
 
 /** Queries at QUERY_RATE per second for the whole bounded duration; iterations after the last cell are no-ops. */
 export function queryScenario(c: BacklogConfig, durationS: number) {
-  return {
-    executor: 'constant-arrival-rate',
-    exec: 'query',
-    rate: c.queryRate,
-    timeUnit: '1s',
-    duration: `${durationS}s`,
-    preAllocatedVUs: c.queryVus,
-    maxVUs: c.queryMaxVus,
-    gracefulStop: '10s',
-  } satisfies ConstantArrivalRateScenario;
+  return queryArrivalScenario(c, { durationS, gracefulStopS: 10 });
 }
 
 /** Writers loop for the same duration; each iteration is one write (or waits until one is due). */

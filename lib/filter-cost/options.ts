@@ -1,9 +1,10 @@
 // Experiment 2's k6 options: a JIT warm-up scenario, then one constant-arrival-rate scenario per query cell, one
 // after another (each starts when the previous one's graceful stop has ended, so VUs move on warm and cells never
 // overlap), and the thresholds that gate the run and expose every cell's sub-metrics. Pure.
-import type { ConstantArrivalRateScenario, Options } from 'k6/options';
+import type { Options } from 'k6/options';
 import type { FilterCostConfig } from '../filter-cost-config';
 import { ERROR_CLASSES, queryTrendKeys } from '../metric-names';
+import { queryArrivalScenario } from '../query-scenario';
 import { SUMMARY_TREND_STATS } from '../results/summary-data';
 import type { Thresholds } from '../thresholds';
 import type { QueryCell } from './cells';
@@ -49,18 +50,12 @@ export function warmupIterations(c: FilterCostConfig): number {
   return Math.ceil(c.queryWarmupS * c.queryRate);
 }
 
-function arrivalScenario(c: FilterCostConfig, startMs: number, durationMs: number, gracefulStopS: number) {
-  return {
-    executor: 'constant-arrival-rate',
-    exec: 'query',
-    rate: c.queryRate,
-    timeUnit: '1s',
-    duration: `${durationMs / 1000}s`,
-    startTime: `${startMs / 1000}s`,
-    preAllocatedVUs: c.queryVus,
-    maxVUs: c.queryMaxVus,
-    gracefulStop: `${gracefulStopS}s`,
-  } satisfies ConstantArrivalRateScenario;
+function arrivalScenario(c: FilterCostConfig, startMs: number, durationMs: number) {
+  return queryArrivalScenario(c, {
+    durationS: durationMs / 1000,
+    startS: startMs / 1000,
+    gracefulStopS: c.cellGapS,
+  });
 }
 
 export function filterCostThresholds(
@@ -88,9 +83,8 @@ export function filterCostThresholds(
 export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell[]): Options {
   const plan = timeline(c, cells);
   const scenarios: NonNullable<Options['scenarios']> = {};
-  if (plan.jitMs > 0) scenarios[JIT_SCENARIO] = arrivalScenario(c, 0, plan.jitMs, c.cellGapS);
-  for (const w of plan.windows)
-    scenarios[w.id] = arrivalScenario(c, w.startMs, w.warmupMs + w.measuredMs, c.cellGapS);
+  if (plan.jitMs > 0) scenarios[JIT_SCENARIO] = arrivalScenario(c, 0, plan.jitMs);
+  for (const w of plan.windows) scenarios[w.id] = arrivalScenario(c, w.startMs, w.warmupMs + w.measuredMs);
   return {
     scenarios,
     thresholds: filterCostThresholds(cells, { exactRowCounts: c.target.kind === 'emulator' }),
