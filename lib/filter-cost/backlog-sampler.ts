@@ -1,19 +1,15 @@
 // Metadata readings while setup() ingests and drains: at most one per poll interval, kept as the unindexed-bytes
 // curve, and the wait for index.status up-to-date after the last write. Runs inside setup() (one VU, k6 sleep).
 import { sleep } from 'k6';
+import { type MetadataReading, readingFrom } from '../metadata-poll';
 import { formatBytes } from '../sizes';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import type { NamespaceMetadata } from '../turbopuffer-wire';
 import { MAX_CURVE_POINTS, thin } from './curve';
 import type { BacklogPoint } from './setup-data';
 
-interface Reading {
-  timeMs: number;
-  unindexedBytes: number;
-  approxRowCount: number | null;
-  upToDate: boolean;
-  body: NamespaceMetadata;
-}
+/** A reading as every experiment interprets metadata (lib/metadata-poll.ts), with the body for storage figures. */
+type Reading = MetadataReading & { body: NamespaceMetadata };
 
 export class BacklogSampler {
   private readonly readings: Reading[] = [];
@@ -34,14 +30,7 @@ export class BacklogSampler {
     this.lastPollMs = Date.now();
     const res = this.client.metadata(this.namespace, { phase: 'setup' });
     if (res.status !== 200 || !res.body) return undefined;
-    const updating = res.body.index?.status === 'updating';
-    const reading = {
-      timeMs: Date.now(),
-      unindexedBytes: updating ? (res.body.index?.unindexed_bytes ?? 0) : 0,
-      approxRowCount: res.body.approx_row_count ?? null,
-      upToDate: !updating,
-      body: res.body,
-    };
+    const reading = { ...readingFrom(res.body, Date.now()), body: res.body };
     this.readings.push(reading);
     return reading;
   }
@@ -51,7 +40,7 @@ export class BacklogSampler {
     let last: Reading | undefined;
     while (Date.now() < deadlineMs) {
       last = this.sample() ?? last;
-      if (last?.upToDate && (last.approxRowCount ?? 0) >= rows) return last;
+      if (last?.indexStatus === 'up-to-date' && (last.approxRowCount ?? 0) >= rows) return last;
       sleep(this.pollMs / 1000);
     }
     const state = last
@@ -64,7 +53,7 @@ export class BacklogSampler {
   /** Every reading relative to `originMs` (the last acknowledged write), thinned to MAX_CURVE_POINTS. */
   curve(originMs: number): BacklogPoint[] {
     const points = this.readings.map((r) => ({
-      t_s: Math.round(r.timeMs - originMs) / 1000,
+      t_s: Math.round(r.time - originMs) / 1000,
       unindexed_bytes: r.unindexedBytes,
       approx_row_count: r.approxRowCount,
     }));

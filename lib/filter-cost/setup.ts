@@ -45,7 +45,7 @@ export function makeSetup(
         throw new Error(
           `the ${c.rows} rows were not indexed within SETUP_TIMEOUT_S=${c.setupTimeoutS}: raise it or lower ROWS`,
         );
-      const drainS = (indexed.timeMs - ingested.last_ack_ms) / 1000;
+      const drainS = (indexed.time - ingested.last_ack_ms) / 1000;
       console.log(`indexed ${drainS.toFixed(2)} s after the last write; probing recall`);
       return {
         namespace,
