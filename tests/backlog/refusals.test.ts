@@ -1,22 +1,10 @@
 // Bad knobs and unconfirmed real-service runs are refused in init, before any request: the runner exits with its
 // init-error code (107, as k6) and the message names the variable. No emulator and no network are involved.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runScript } from '../experiment-script';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'tpuf_refusaltestkeyrefusaltestkey00';
-
-function run(env: Record<string, string>) {
-  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const res = spawnSync(process.execPath, ['bin/bench.js', 'run', '--quiet', 'build/backlog.js', ...flags], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '' },
-  });
-  return { code: res.status, output: `${res.stdout}${res.stderr}` };
-}
+const run = (env: Record<string, string>) => runScript('backlog.js', env);
 
 describe('backlog.js refusals', () => {
   it.each([

@@ -1,31 +1,15 @@
 // Bad knobs and unconfirmed real-service runs are refused before anything is written: by the script in init (exit
 // 107, the message names the variable) and by the launcher before its first run. No emulator, no network.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LaunchRefused, launchFilterCost } from '../../scripts/filter-cost-launch';
 import { PROFILES } from '../../scripts/filter-cost-profiles';
+import { runScript } from '../experiment-script';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'tpuf_refusaltestkeyrefusaltestkey00';
-
-function run(env: Record<string, string>) {
-  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const res = spawnSync(
-    process.execPath,
-    ['bin/bench.js', 'run', '--quiet', 'build/filter-cost.js', ...flags],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { PATH: process.env.PATH ?? '' },
-    },
-  );
-  return { code: res.status, output: `${res.stdout}${res.stderr}` };
-}
+const run = (env: Record<string, string>) => runScript('filter-cost.js', env);
 
 describe('filter-cost.js refusals', () => {
   it.each([
