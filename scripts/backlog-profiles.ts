@@ -52,8 +52,3 @@ export const PROFILES = {
 } satisfies Record<string, BacklogProfile>;
 
 export type ProfileName = keyof typeof PROFILES;
-
-/** `-e K=V` flags for bench run; `overrides` (e.g. RESULTS_DIR from a test) win over the profile. */
-export function envFlags(profile: BacklogProfile, overrides: Record<string, string> = {}): string[] {
-  return Object.entries({ ...profile.env, ...overrides }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-}

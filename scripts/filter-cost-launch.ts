@@ -10,15 +10,11 @@ import { planCells } from '../lib/filter-cost/cells';
 import { type FilterCostPlan, formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';
 import { type FilterCostConfig, readFilterCostConfig } from '../lib/filter-cost-config';
 import { compactTimestamp } from '../lib/namespace-lifecycle';
-import {
-  envFromFlags,
-  type FilterCostManifest,
-  type FilterCostRunEntry,
-  redactArgs,
-} from '../lib/results/filter-cost-manifest';
+import type { FilterCostManifest, FilterCostRunEntry } from '../lib/results/filter-cost-manifest';
 import { jsonFileText } from '../lib/results/run-record';
 import { formatBytes } from '../lib/sizes';
-import { configurationEnv, envFlags, type FilterCostProfile } from './filter-cost-profiles';
+import { envFlags, envFromFlags, redactArgs } from './env-flags';
+import { configurationEnv, type FilterCostProfile } from './filter-cost-profiles';
 import { writeReport } from './filter-cost-report';
 import { runBench, runWithEmulator } from './with-emulator';
 

@@ -100,8 +100,3 @@ export function configurationEnv(
 ): Record<string, string> {
   return { ...profile.env, ...configuration, ...overrides } as Record<string, string>;
 }
-
-/** `-e K=V` flags for bench run. */
-export function envFlags(env: Record<string, string>): string[] {
-  return Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-}

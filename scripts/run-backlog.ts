@@ -3,7 +3,8 @@
 //
 //   tsx scripts/run-backlog.ts <local|smoke> [bench run flags...]
 import { mkdirSync } from 'node:fs';
-import { envFlags, PROFILES, type ProfileName } from './backlog-profiles';
+import { PROFILES, type ProfileName } from './backlog-profiles';
+import { envFlags } from './env-flags';
 import { runWithEmulator } from './with-emulator';
 
 const [name, ...extra] = process.argv.slice(2);
@@ -19,7 +20,7 @@ process.stderr.write(`backlog: ${profile.description}\n`);
 try {
   process.exitCode = await runWithEmulator({
     emulatorArgs: profile.emulator,
-    runArgs: ['build/backlog.js', ...envFlags(profile), ...extra],
+    runArgs: ['build/backlog.js', ...envFlags(profile.env), ...extra],
   });
 } catch (error) {
   process.stderr.write(`backlog: ${(error as Error).message}\n`);

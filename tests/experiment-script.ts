@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { envFlags } from '../scripts/env-flags';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,12 +39,15 @@ export function runScript(
   name: string,
   env: Record<string, string>,
 ): { code: number | null; output: string } {
-  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const res = spawnSync(process.execPath, ['bin/bench.js', 'run', '--quiet', `build/${name}`, ...flags], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '' },
-  });
+  const res = spawnSync(
+    process.execPath,
+    ['bin/bench.js', 'run', '--quiet', `build/${name}`, ...envFlags(env)],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '' },
+    },
+  );
   return { code: res.status, output: `${res.stdout}${res.stderr}` };
 }

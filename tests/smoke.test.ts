@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BacklogResult } from '../lib/results/json';
-import { envFlags, PROFILES } from '../scripts/backlog-profiles';
+import { PROFILES } from '../scripts/backlog-profiles';
+import { envFlags } from '../scripts/env-flags';
 import { runWithEmulator } from '../scripts/with-emulator';
 
 const MiB = 2 ** 20;
@@ -19,7 +20,7 @@ describe('make backlog-smoke', () => {
     let output = '';
     const code = await runWithEmulator({
       emulatorArgs: PROFILES.smoke.emulator,
-      runArgs: ['build/backlog.js', '--quiet', ...envFlags(PROFILES.smoke, { RESULTS_DIR: dir })],
+      runArgs: ['build/backlog.js', '--quiet', ...envFlags({ ...PROFILES.smoke.env, RESULTS_DIR: dir })],
       stdio: 'pipe',
       onOutput: (chunk) => {
         output += chunk;

@@ -1,6 +1,6 @@
 // The launcher's record of one `make filter-cost` run: the profile, the shared knobs and, per configuration run,
 // its exit code and the files it wrote. Written next to the per-configuration results as `runs.json`; the report
-// step reads it. Pure types and helpers.
+// step reads it. Types only (the launcher writes it, scripts/filter-cost-launch.ts).
 
 export interface FilterCostRunEntry {
   configuration: string;
@@ -33,29 +33,4 @@ export interface FilterCostManifest {
   /** Logical CPUs of the machine that ran the load (and the emulator). */
   cpus: number;
   runs: FilterCostRunEntry[];
-}
-
-/** Replaces the value of any `-e NAME=value` flag whose name looks secret (the API key never reaches a file). */
-export function redactArgs(args: readonly string[]): string[] {
-  return args.map((arg) =>
-    arg.replace(
-      /^((?:--env=)?(?:TURBOPUFFER_API_KEY|[A-Z_]*(?:KEY|TOKEN|SECRET)[A-Z_]*)=).*$/,
-      '$1<redacted>',
-    ),
-  );
-}
-
-/** `-e K=V` pairs of a flag list, later ones winning (as for bench run). */
-export function envFromFlags(args: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    let pair: string | undefined;
-    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) pair = args[++i];
-    else if (flag.startsWith('--env=')) pair = flag.slice('--env='.length);
-    if (pair === undefined) continue;
-    const eq = pair.indexOf('=');
-    if (eq > 0) out[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return out;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planCells } from '../filter-cost/cells';
 import { buildFilterCostResult } from './filter-cost-json';
-import { envFromFlags, redactArgs } from './filter-cost-manifest';
 import { renderFilterCostMarkdown } from './filter-cost-markdown';
 import { buildReport, stat } from './filter-cost-report';
 import { renderReportMarkdown } from './filter-cost-report-markdown';
@@ -158,18 +157,5 @@ describe('buildReport (merged over configurations)', () => {
     expect(stat([3, null, 1, 2])).toEqual({ median: 2, min: 1, max: 3, n: 3 });
     expect(stat([4, 1])).toMatchObject({ median: 2.5 });
     expect(stat([])).toEqual({ median: null, min: null, max: null, n: 0 });
-  });
-});
-
-describe('manifest helpers', () => {
-  it('redacts secret-looking -e values and reads -e pairs like bench run', () => {
-    expect(redactArgs(['-e', 'TURBOPUFFER_API_KEY=tpuf_x', '-e', 'SEED=1', '--env', 'MY_TOKEN=abc'])).toEqual(
-      ['-e', 'TURBOPUFFER_API_KEY=<redacted>', '-e', 'SEED=1', '--env', 'MY_TOKEN=<redacted>'],
-    );
-    expect(redactArgs(['--env=API_KEY=z', '--env=SEED=2'])).toEqual([
-      '--env=API_KEY=<redacted>',
-      '--env=SEED=2',
-    ]);
-    expect(envFromFlags(['-e', 'A=1', '--quiet', '--env=B=x=y', '-e', 'A=2'])).toEqual({ A: '2', B: 'x=y' });
   });
 });

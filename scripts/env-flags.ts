@@ -1,0 +1,32 @@
+// `-e NAME=value` flags of `bench run`, in one place for the launchers and tests: built from a knob map, read back
+// (later ones winning, as for bench run), and redacted before they reach a file.
+
+/** `-e K=V` for every entry, in the map's order. */
+export function envFlags(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+}
+
+/** Replaces the value of any `-e NAME=value` flag whose name looks secret (the API key never reaches a file). */
+export function redactArgs(args: readonly string[]): string[] {
+  return args.map((arg) =>
+    arg.replace(
+      /^((?:--env=)?(?:TURBOPUFFER_API_KEY|[A-Z_]*(?:KEY|TOKEN|SECRET)[A-Z_]*)=).*$/,
+      '$1<redacted>',
+    ),
+  );
+}
+
+/** `-e K=V` pairs of a flag list, later ones winning (as for bench run). */
+export function envFromFlags(args: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    let pair: string | undefined;
+    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) pair = args[++i];
+    else if (flag.startsWith('--env=')) pair = flag.slice('--env='.length);
+    if (pair === undefined) continue;
+    const eq = pair.indexOf('=');
+    if (eq > 0) out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
