@@ -1,8 +1,9 @@
-// Result -> the Markdown report: the published table's columns plus requests, QPS and the backlog at the window
-// edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
+// Experiment 1's result -> its Markdown report: the published table's columns plus requests, QPS and the backlog
+// at the window edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
 import type { PhaseName } from '../phases';
 import { formatBytes } from '../sizes';
+import type { Cell } from './cells';
 import { formatBytesOrDash, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
 import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
@@ -32,6 +33,22 @@ function phaseLabel(phase: PhaseName, config: Record<string, unknown>): string {
   return `Indexing, backlog ≥ ${size('GT_START_BYTES')}`;
 }
 
+/** One cell's figures after its phase and consistency: the same columns in the Markdown and the console table. */
+export function cellFigures(cell: Cell): string[] {
+  return [
+    String(cell.requests),
+    formatQps(cell.qps),
+    formatPercent(cell.error_rate),
+    formatMs(cell.client_ms.p50),
+    formatMs(cell.client_ms.p95),
+    formatMs(cell.client_ms.p99),
+    formatMs(cell.server_ms.p50),
+    formatMs(cell.server_ms.p95),
+    formatBytesOrDash(cell.backlog_bytes.start),
+    formatBytesOrDash(cell.backlog_bytes.end),
+  ];
+}
+
 export function renderMarkdown(r: BacklogResult): string {
   const c = r.config;
   const lines: string[] = [
@@ -43,20 +60,7 @@ export function renderMarkdown(r: BacklogResult): string {
     '',
     ...markdownTable(
       HEADER,
-      r.cells.map((cell) => [
-        phaseLabel(cell.phase, c),
-        cell.consistency,
-        String(cell.requests),
-        formatQps(cell.qps),
-        formatPercent(cell.error_rate),
-        formatMs(cell.client_ms.p50),
-        formatMs(cell.client_ms.p95),
-        formatMs(cell.client_ms.p99),
-        formatMs(cell.server_ms.p50),
-        formatMs(cell.server_ms.p95),
-        formatBytesOrDash(cell.backlog_bytes.start),
-        formatBytesOrDash(cell.backlog_bytes.end),
-      ]),
+      r.cells.map((cell) => [phaseLabel(cell.phase, c), cell.consistency, ...cellFigures(cell)]),
     ),
     '',
     'Client latencies are k6 `http_req_duration` of successful queries; server latencies are their ' +

@@ -1,7 +1,7 @@
-// Result -> the end-of-test console summary: the cell table in fixed-width columns, the threshold outcome and
-// where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
-import { formatBytesOrDash, formatMs, formatPercent, formatQps } from './format';
+// Experiment 1's result -> the end-of-test console summary: the cell table in fixed-width columns, the threshold
+// outcome and where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
 import type { BacklogResult } from './json';
+import { cellFigures } from './markdown';
 import { outcomeText } from './run-sections';
 import { textTable } from './table';
 
@@ -26,20 +26,7 @@ export function renderText(r: BacklogResult, files: string[]): string {
     'backlog start',
     'backlog end',
   ];
-  const rows = r.cells.map((cell) => [
-    PHASE_SHORT[cell.phase],
-    cell.consistency,
-    String(cell.requests),
-    formatQps(cell.qps),
-    formatPercent(cell.error_rate),
-    formatMs(cell.client_ms.p50),
-    formatMs(cell.client_ms.p95),
-    formatMs(cell.client_ms.p99),
-    formatMs(cell.server_ms.p50),
-    formatMs(cell.server_ms.p95),
-    formatBytesOrDash(cell.backlog_bytes.start),
-    formatBytesOrDash(cell.backlog_bytes.end),
-  ]);
+  const rows = r.cells.map((cell) => [PHASE_SHORT[cell.phase], cell.consistency, ...cellFigures(cell)]);
   const out = [
     '',
     `  backlog experiment on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
