@@ -188,7 +188,7 @@ export async function runScenario(
       case 'constant-vus':
       case 'shared-iterations':
       case 'per-vu-iterations': {
-        vus = await env.pool.acquire(config.vus);
+        vus = await env.pool.acquire(config.vus, true);
         const mode: ActivationMode =
           config.executor === 'constant-vus'
             ? { kind: 'loop' }
@@ -203,7 +203,7 @@ export async function runScenario(
       }
       case 'ramping-vus': {
         const max = Math.max(config.startVUs, ...config.stages.map((s) => s.target));
-        vus = await env.pool.acquire(max);
+        vus = await env.pool.acquire(max, true);
         const leaving = new Map<VuHandle, NodeJS.Timeout>();
         let target = 0;
         let ended = false;
@@ -247,7 +247,7 @@ export async function runScenario(
       }
       case 'constant-arrival-rate':
       case 'ramping-arrival-rate': {
-        vus = await env.pool.acquire(config.preAllocatedVUs);
+        vus = await env.pool.acquire(config.preAllocatedVUs, true);
         Atomics.store(block, SC_VUS, vus.length);
         const start = nowMs();
         progress.startedAt = start;

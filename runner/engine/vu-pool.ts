@@ -8,8 +8,16 @@ import type { HttpIoPool } from '../http/io-pool';
 import type { RealmData } from '../vu/wire';
 import { type RealmEvents, VuHandle } from './realm-handle';
 
+/**
+ * How long a scenario start waits for planned VUs still finishing the scenario before it (k6 waits for a planned VU
+ * too): a scenario that starts the instant another ends would otherwise get fresh threads, cold and costly to start.
+ */
+const RELEASE_WAIT_MS = 1000;
+
 export class VuPool {
   private readonly free: VuHandle[] = [];
+  /** Resolved (and cleared) on every release: acquire() waiting for VUs to come back. */
+  private releaseWaiters: Array<() => void> = [];
   readonly all: VuHandle[] = [];
   private nextId = 1;
 
@@ -51,12 +59,23 @@ export class VuPool {
     this.free.push(...vus);
   }
 
-  /** Takes `count` free VUs, creating missing ones (should not happen when the plan was prepared). */
-  async acquire(count: number): Promise<VuHandle[]> {
+  /**
+   * Takes `count` free VUs. `planned`: the plan reserved them, so while VUs are still out (a scenario that ended at
+   * this instant returns its VUs a moment later) wait up to RELEASE_WAIT_MS for them; VUs still missing then (or
+   * unplanned ones, arrival-rate growth) are created.
+   */
+  async acquire(count: number, planned = false): Promise<VuHandle[]> {
     const out: VuHandle[] = [];
-    while (out.length < count && this.free.length > 0) {
-      const vu = this.free.shift() as VuHandle;
-      if (vu.alive) out.push(vu);
+    const deadline = Date.now() + (planned ? RELEASE_WAIT_MS : 0);
+    for (;;) {
+      while (out.length < count && this.free.length > 0) {
+        const vu = this.free.shift() as VuHandle;
+        if (vu.alive) out.push(vu);
+      }
+      const elsewhere = this.all.filter((v) => v.alive).length - out.length;
+      const left = deadline - Date.now();
+      if (out.length >= count || elsewhere === 0 || left <= 0) break;
+      await this.nextRelease(left);
     }
     while (out.length < count) out.push(await this.spawn());
     return out;
@@ -64,6 +83,20 @@ export class VuPool {
 
   release(vus: VuHandle[]): void {
     for (const vu of vus) if (vu.alive && !this.free.includes(vu)) this.free.push(vu);
+    const waiters = this.releaseWaiters;
+    this.releaseWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves at the next release() or after `ms`. */
+  private nextRelease(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.releaseWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   async closeAll(): Promise<void> {

@@ -38,6 +38,30 @@ describe('scenario offsets', () => {
   });
 });
 
+describe('VU reuse', () => {
+  it('a scenario starting as another ends gets the VUs that one returns, not new threads', async () => {
+    const out = join(tmp.dir, 'reuse.ndjson');
+    const r = await bench([
+      'run',
+      '-q',
+      '--out',
+      `json=${out}`,
+      fixture('back-to-back-scenarios-reuse-vus.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    const vus = (scenario: string) =>
+      new Set(
+        points(lines, 'fixture_ran_on')
+          .filter((p) => p.data.tags?.scenario === scenario)
+          .map((p) => p.data.tags?.vu),
+      );
+    expect(vus('first')).toEqual(new Set(['1', '2']));
+    expect(vus('second')).toEqual(new Set(['1', '2']));
+    expect(Math.max(...points(lines, 'vus_max').map((p) => p.data.value ?? 0))).toBe(2);
+  });
+});
+
 describe('signals', () => {
   it('a first SIGINT ends the run gracefully with exit 105, teardown and summary included', async () => {
     const child = spawn(
