@@ -1,8 +1,9 @@
 // Helpers for the experiments' script-level tests (tests/backlog, tests/filter-cost): read a bundle's imports and
-// exports, and run a bundled k6 script with knobs and nothing else in its environment (no key, no network).
+// exports, and run a bundled k6 script with knobs and nothing else in its environment (no real key, no network).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { envFlags } from '../scripts/env-flags';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -50,4 +51,18 @@ export function runScript(
     },
   );
   return { code: res.status, output: `${res.stdout}${res.stderr}` };
+}
+
+/** A made-up API key: refusals must never print it. */
+export const FAKE_KEY = 'tpuf_refusaltestkeyrefusaltestkey00';
+
+/** The real service as a target (FAKE_KEY and a region), without TPUF_BENCH_CONFIRM_COST. */
+export const REAL_SERVICE_ENV = { TURBOPUFFER_API_KEY: FAKE_KEY, TURBOPUFFER_REGION: 'gcp-us-central1' };
+
+/** Runs the script and expects it refused in init: `message` in its output and k6's init-error exit code 107. */
+export function expectRefusedInInit(name: string, env: Record<string, string>, message: string): string {
+  const { code, output } = runScript(name, env);
+  expect(output).toContain(message);
+  expect(code).toBe(107);
+  return output;
 }

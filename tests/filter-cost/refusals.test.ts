@@ -6,10 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LaunchRefused, launchFilterCost } from '../../scripts/filter-cost-launch';
 import { PROFILES } from '../../scripts/filter-cost-profiles';
-import { runScript } from '../experiment-script';
-
-const KEY = 'tpuf_refusaltestkeyrefusaltestkey00';
-const run = (env: Record<string, string>) => runScript('filter-cost.js', env);
+import { expectRefusedInInit, FAKE_KEY, REAL_SERVICE_ENV } from '../experiment-script';
 
 describe('filter-cost.js refusals', () => {
   it.each([
@@ -18,17 +15,13 @@ describe('filter-cost.js refusals', () => {
     [{ SELECTIVITIES: '0' }, 'SELECTIVITIES: "0" is not a percentage of rows matching'],
     [{ TURBOPUFFER_BASE_URL: 'http://192.0.2.1:8787' }, 'is not a loopback address'],
   ])('refuses %j in init with exit 107', (env, message) => {
-    const { code, output } = run(env);
-    expect(output).toContain(message);
-    expect(code).toBe(107);
+    expectRefusedInInit('filter-cost.js', env, message);
   });
 
   it('refuses the real service without TPUF_BENCH_CONFIRM_COST=1, printing the plan and never the key', () => {
-    const { code, output } = run({ TURBOPUFFER_API_KEY: KEY, TURBOPUFFER_REGION: 'gcp-us-central1' });
-    expect(output).toContain('TPUF_BENCH_CONFIRM_COST');
+    const output = expectRefusedInInit('filter-cost.js', REAL_SERVICE_ENV, 'TPUF_BENCH_CONFIRM_COST');
     expect(output).toContain('configuration int-100: write 1000000 rows');
-    expect(output).not.toContain(KEY);
-    expect(code).toBe(107);
+    expect(output).not.toContain(FAKE_KEY);
   });
 });
 
@@ -59,13 +52,13 @@ describe('launcher refusals', () => {
       profile: PROFILES.service,
       resultsParent: parent,
       samplesParent: parent,
-      env: { TURBOPUFFER_API_KEY: KEY, TURBOPUFFER_REGION: 'gcp-us-central1' },
+      env: REAL_SERVICE_ENV,
       log: (line) => lines.push(line),
     });
     await expect(launch).rejects.toThrow('TPUF_BENCH_CONFIRM_COST');
     await expect(launch).rejects.toThrow('13 namespaces in sequence: write 13000000 rows');
     expect(lines.some((l) => l.startsWith('total: 13 namespaces'))).toBe(true);
-    expect(lines.join('\n')).not.toContain(KEY);
+    expect(lines.join('\n')).not.toContain(FAKE_KEY);
     expect(existsSync(parent) && readdirSync(parent)).toEqual([]);
   });
 
