@@ -1,5 +1,5 @@
-// Guard rails for the real service: the run's upper bounds in rows, bytes, queries and time, printed before any
-// write, and a refusal unless TPUF_BENCH_CONFIRM_COST=1. Pure.
+// Guard rails for the real service: experiment 1's upper bounds in rows, bytes, queries and time, printed before any
+// write, and the refusal both experiments use unless TPUF_BENCH_CONFIRM_COST=1. Pure.
 import type { BacklogConfig } from './backlog-config';
 import type { Target } from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';

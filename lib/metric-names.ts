@@ -1,5 +1,6 @@
-// Names of the experiment's metrics and the tag selectors that cut them into cells, shared by the script (which
-// records and declares thresholds) and the result renderers (which read the summary keys back). Pure.
+// Custom metric names, the sub-metric key syntax and the summary keys of a query cell, shared by both experiments'
+// scripts (which record and declare thresholds) and result builders (which read the keys back); also experiment 1's
+// per-cell keys (its writer's gauges). Pure.
 import type { Consistency, PhaseName } from './phases';
 
 /** Custom metrics (k6 names: letters, digits, underscores). */

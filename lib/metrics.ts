@@ -1,5 +1,6 @@
-// The experiment's custom metrics as k6 objects. Constructed at module load, i.e. in init code of every VU, as k6
-// requires (names and meanings: lib/metric-names.ts).
+// The custom metrics as k6 objects: the query trends and error counter both experiments record, and experiment 1's
+// writer gauges and counters. Constructed at module load, i.e. in init code of every VU, as k6 requires (names and
+// meanings: lib/metric-names.ts).
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import { METRIC } from './metric-names';
 

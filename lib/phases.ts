@@ -1,5 +1,6 @@
-// The phase machine every VU runs on its own (no shared memory, so it also works under k6-operator execution
-// segments): backlog readings + clock -> which phase and cell the test is in, and what a writer should do. Pure.
+// Experiment 1's phase machine, which every VU runs on its own (no shared memory, so it also works under
+// k6-operator execution segments): backlog readings + clock -> which phase and cell the test is in, and what a
+// writer should do. Pure.
 //
 //  phase:      idle                 | wait  | indexing_below_limit | wait  | indexing_above_limit | done
 //  cells:  [strong C][eventual C]   |  <=T  | [strong C][eventual C]|  <=T  | [strong C][eventual C]|

@@ -1,5 +1,5 @@
-// The experiment's k6 options from its config: an open-model query scenario, a writer scenario and the
-// thresholds. Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
+// Experiment 1's k6 options from its config: the open-model query scenario, a writer scenario and the thresholds.
+// Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
 import type { ConstantVUsScenario, Options } from 'k6/options';
 import type { BacklogConfig } from './backlog-config';
 import { type Gates, type Schedule, scenarioDurationMs } from './phases';

@@ -1,4 +1,4 @@
-// The experiment's thresholds: the issue's acceptance checks (a failure makes the run exit 99) plus always-true
+// Experiment 1's thresholds: the issue's acceptance checks (a failure makes the run exit 99) plus always-true
 // expressions on every other per-cell sub-metric, because k6 only puts sub-metrics named in thresholds into the
 // handleSummary data the result files are built from. Pure.
 

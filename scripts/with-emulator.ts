@@ -1,6 +1,6 @@
 // Runs a k6 script against a fresh local emulator: starts `bench emulator --port 0 <flags>`, reads the base URL it
 // prints, runs `bench run <args> -e TURBOPUFFER_BASE_URL=<url>`, and always stops the emulator (also on failure
-// and Ctrl+C). Exits with the runner's exit code. Used by `make backlog`, `make backlog-smoke` and the smoke test.
+// and Ctrl+C). Exits with the runner's exit code. Used by both experiments' launchers and smoke tests.
 //
 //   tsx scripts/with-emulator.ts [emulator flags...] -- <script> [bench run flags...]
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The query scenario's iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
+// Experiment 1's query iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
 // tracker; its samples recorded with the same tags (lib/query-samples.ts). After the last cell it does nothing.
 import exec from 'k6/execution';
 import type { BacklogConfig } from '../backlog-config';

@@ -1,5 +1,5 @@
-// handleSummary data -> one row per phase x consistency (the published table's rows) and the metadata snapshots
-// taken at the cells' window edges. Pure: reads only the sub-metric keys of lib/metric-names.ts.
+// handleSummary data -> experiment 1's rows, one per phase x consistency (the published table's rows), and the
+// metadata snapshots taken at the cells' window edges. Pure: reads only the sub-metric keys of lib/metric-names.ts.
 import { cellKeys, type Edge } from '../metric-names';
 import { CONSISTENCIES, type Consistency, PHASES, type PhaseName } from '../phases';
 import { type Ms, type QueryFigures, readQueryCell } from './query-cell-figures';

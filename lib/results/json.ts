@@ -1,4 +1,4 @@
-// The result JSON's stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
+// Experiment 1's result JSON, a stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 import type { BacklogConfig } from '../backlog-config';
 import { METRIC } from '../metric-names';
 import type { Versions } from '../versions';
