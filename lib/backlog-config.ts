@@ -1,6 +1,18 @@
 // Experiment 1's knobs: names and defaults of the published harness, the target (read as every experiment reads it,
 // lib/common-knobs.ts) and the refusal rules, all checked before anything is written. Pure: `readBacklogConfig(__ENV)`.
-import { readNamespace, readSeed, readTarget, type Target } from './common-knobs';
+import {
+  checkQueryMaxVus,
+  readCleanup,
+  readDims,
+  readNamespace,
+  readQueryMaxVus,
+  readQueryVus,
+  readResultsDir,
+  readSeed,
+  readTarget,
+  readTopK,
+  type Target,
+} from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';
 import { formatBytes } from './sizes';
 import { rowBytes } from './vectors';
@@ -64,17 +76,16 @@ export const REAL_SERVICE_THRESHOLDS = {
 export function readBacklogConfig(env: EnvRecord): BacklogConfig {
   const e = new EnvReader(env);
   const target = readTarget(e);
-  const dims = e.int('DIMS', 768, { min: 1, max: 10752 });
+  const dims = readDims(e);
   const queryRate = e.number('QUERY_RATE', 100, { min: 0.1, max: 100000 });
-  // One second of latency headroom, all pre-allocated: a VU created mid-run has not watched the phase gates open,
-  // so it may count its samples only in part of a cell (lib/phases.ts).
-  const defaultVus = Math.max(2, Math.ceil(queryRate));
   // Small windows (scaled runs) need finer writes: by default a batch is at most a quarter of the window.
   const window =
     e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes) -
     e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes);
   const defaultBatch = Math.max(1, Math.min(2000, Math.floor(window / 4 / rowBytes(dims))));
-  const queryVus = e.int('QUERY_VUS', defaultVus, { min: 1 });
+  // QUERY_MAX_VUS defaults to QUERY_VUS, so all are pre-allocated: a VU created mid-run has not watched the phase
+  // gates open, so it may count its samples only in part of a cell (lib/phases.ts).
+  const queryVus = readQueryVus(e, queryRate);
   const config: BacklogConfig = {
     target,
     namespace: readNamespace(e),
@@ -86,9 +97,9 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
     ltCapBytes: e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes),
     gtStartBytes: e.size('GT_START_BYTES', REAL_SERVICE_THRESHOLDS.gtStartBytes),
     allowSmallThresholds: e.bool('ALLOW_SMALL_THRESHOLDS', false),
-    cleanup: e.bool('CLEANUP', true),
+    cleanup: readCleanup(e),
     queryRate,
-    topK: e.int('TOP_K', 10, { min: 1, max: 10000 }),
+    topK: readTopK(e),
     dims,
     seed: readSeed(e),
     writers: e.int('WRITERS', 4, { min: 1, max: 256 }),
@@ -96,9 +107,9 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
     seedBatchRows: e.int('SEED_BATCH_ROWS', 1000, { min: 1 }),
     phaseTimeoutS: e.int('PHASE_TIMEOUT_S', 900, { min: 1 }),
     queryVus,
-    queryMaxVus: e.int('QUERY_MAX_VUS', queryVus, { min: 1 }),
+    queryMaxVus: readQueryMaxVus(e, queryVus),
     setupTimeoutS: e.int('SETUP_TIMEOUT_S', 1800, { min: 10 }),
-    resultsDir: e.string('RESULTS_DIR', 'results').replace(/\/+$/, ''),
+    resultsDir: readResultsDir(e),
   };
   checkConsistency(config);
   return config;
@@ -139,8 +150,7 @@ function checkConsistency(c: BacklogConfig): void {
       `${c.maxTotalRows} rows leave ${formatBytes(writable)} for writes after SEED_ROWS=${c.seedRows}, ` +
         `less than GT_START_BYTES=${formatBytes(c.gtStartBytes)}: the above-limit phase could never be reached`,
     );
-  if (c.queryMaxVus < c.queryVus)
-    throw new EnvError('QUERY_MAX_VUS', `${c.queryMaxVus} is below QUERY_VUS=${c.queryVus}`);
+  checkQueryMaxVus(c);
 }
 
 function envName(key: keyof typeof REAL_SERVICE_THRESHOLDS): string {

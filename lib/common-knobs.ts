@@ -1,5 +1,6 @@
-// The knobs every experiment reads alike, with the same checks: the target (the local emulator, or the real service
-// with an API key), NAMESPACE and SEED; each refusal names the variable. Pure: the experiments' configs call these.
+// The knobs every experiment reads alike, with the same defaults and checks: the target (the local emulator, or the
+// real service with an API key), NAMESPACE, SEED, vector and answer sizes, query VUs, cleanup and the results
+// directory; each refusal names the variable. Pure: the experiments' configs call these.
 import { EnvError, EnvReader, type EnvRecord } from './env';
 
 /** Where the load goes. The API key is deliberately not part of this (it must never reach results or logs). */
@@ -81,4 +82,42 @@ export function readSeed(e: EnvReader): number | undefined {
 /** SEED as given, or a fresh random one (printed by setup() and recorded, so a rerun can reuse it). */
 export function drawSeed(seed?: number): number {
   return seed ?? Math.floor(Math.random() * 2 ** 32);
+}
+
+/** DIMS, within turbopuffer's limit of 10,752 dimensions (turbopuffer-api.md §2.5). */
+export function readDims(e: EnvReader): number {
+  return e.int('DIMS', 768, { min: 1, max: 10752 });
+}
+
+/** TOP_K, within turbopuffer's limit of 10,000 results per query (turbopuffer-api.md §3.1). */
+export function readTopK(e: EnvReader): number {
+  return e.int('TOP_K', 10, { min: 1, max: 10000 });
+}
+
+/**
+ * QUERY_VUS: by default one VU per query started each second (at least 2), so a stall shorter than a second delays
+ * arrivals instead of dropping them.
+ */
+export function readQueryVus(e: EnvReader, queryRate: number): number {
+  return e.int('QUERY_VUS', Math.max(2, Math.ceil(queryRate)), { min: 1 });
+}
+
+/** QUERY_MAX_VUS: QUERY_VUS unless set (checkQueryMaxVus refuses less). */
+export function readQueryMaxVus(e: EnvReader, queryVus: number): number {
+  return e.int('QUERY_MAX_VUS', queryVus, { min: 1 });
+}
+
+export function checkQueryMaxVus(c: { queryVus: number; queryMaxVus: number }): void {
+  if (c.queryMaxVus < c.queryVus)
+    throw new EnvError('QUERY_MAX_VUS', `${c.queryMaxVus} is below QUERY_VUS=${c.queryVus}`);
+}
+
+/** CLEANUP: delete the namespace at the end (also after a failed setup) when this run created it. */
+export function readCleanup(e: EnvReader): boolean {
+  return e.bool('CLEANUP', true);
+}
+
+/** RESULTS_DIR without trailing slashes (result paths append `/<file>`). */
+export function readResultsDir(e: EnvReader): string {
+  return e.string('RESULTS_DIR', 'results').replace(/\/+$/, '');
 }

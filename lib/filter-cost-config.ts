@@ -2,7 +2,19 @@
 // attribute at all), its scale, the query cells' timing and the target, all checked before anything is written.
 // Pure: `readFilterCostConfig(__ENV)`.
 import { MAX_ROWS } from './attribute-values';
-import { readNamespace, readSeed, readTarget, type Target } from './common-knobs';
+import {
+  checkQueryMaxVus,
+  readCleanup,
+  readDims,
+  readNamespace,
+  readQueryMaxVus,
+  readQueryVus,
+  readResultsDir,
+  readSeed,
+  readTarget,
+  readTopK,
+  type Target,
+} from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';
 import { formatPercentTag } from './selectivity';
 
@@ -80,8 +92,7 @@ export function readFilterCostConfig(env: EnvRecord): FilterCostConfig {
   const cardinality = readCardinality(e, rows);
   const filterable = e.bool('FILTERABLE', true);
   const queryRate = e.number('QUERY_RATE', 10, { min: 0.1, max: 10000 });
-  // One second of latency headroom (as experiment 1): a stall shorter than that drops no arrival.
-  const queryVus = e.int('QUERY_VUS', Math.max(2, Math.ceil(queryRate)), { min: 1 });
+  const queryVus = readQueryVus(e, queryRate);
   const config: FilterCostConfig = {
     target: readTarget(e),
     namespace: readNamespace(e),
@@ -97,20 +108,19 @@ export function readFilterCostConfig(env: EnvRecord): FilterCostConfig {
     cellGapS: e.int('CELL_GAP_S', 2, { min: 0 }),
     jitWarmupS: e.int('JIT_WARMUP_S', 5, { min: 0 }),
     consistency: e.oneOf<ConsistencyLevel>('CONSISTENCY', ['eventual', 'strong'], 'eventual'),
-    topK: e.int('TOP_K', 10, { min: 1, max: 10000 }),
-    dims: e.int('DIMS', 768, { min: 1, max: 10752 }),
+    topK: readTopK(e),
+    dims: readDims(e),
     seed: readSeed(e),
     writeBatchRows: e.int('WRITE_BATCH_ROWS', 1000, { min: 1, max: 100_000 }),
     writeConcurrency: e.int('WRITE_CONCURRENCY', 4, { min: 1, max: 64 }),
     recallQueries: e.int('RECALL_QUERIES', 10, { min: 0, max: 1000 }),
     queryVus,
-    queryMaxVus: e.int('QUERY_MAX_VUS', queryVus, { min: 1 }),
+    queryMaxVus: readQueryMaxVus(e, queryVus),
     setupTimeoutS: e.int('SETUP_TIMEOUT_S', 7200, { min: 10 }),
-    cleanup: e.bool('CLEANUP', true),
-    resultsDir: e.string('RESULTS_DIR', 'results').replace(/\/+$/, ''),
+    cleanup: readCleanup(e),
+    resultsDir: readResultsDir(e),
   };
-  if (config.queryMaxVus < config.queryVus)
-    throw new EnvError('QUERY_MAX_VUS', `${config.queryMaxVus} is below QUERY_VUS=${config.queryVus}`);
+  checkQueryMaxVus(config);
   return config;
 }
 
