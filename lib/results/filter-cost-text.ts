@@ -4,7 +4,7 @@
 import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
 import type { FilterCostResult } from './filter-cost-json';
 import { formatBytesOrDash, formatMs, formatPercent } from './format';
-import { outcomeText } from './run-sections';
+import { consoleSummary } from './run-sections';
 import { textTable } from './table';
 
 export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
@@ -20,17 +20,8 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     formatMs(cell.server_ms.p50),
     formatRecall(cell.recall?.mean),
   ]);
-  const out = [
-    '',
-    `  filter-cost ${r.configuration} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
+  const ingest =
     `  ingest ${r.ingest.rows} rows at ${formatRate(r.ingest.rows_per_s)} rows/s, ` +
-      `drain ${formatSeconds(r.drain.seconds)}, ` +
-      `${formatBytesOrDash(r.storage.approx_logical_bytes)} logical`,
-    '',
-    ...textTable(header, rows),
-    '',
-    ...outcomeText(r, files),
-    '',
-  ];
-  return `${out.join('\n')}\n`;
+    `drain ${formatSeconds(r.drain.seconds)}, ${formatBytesOrDash(r.storage.approx_logical_bytes)} logical`;
+  return consoleSummary(r, `filter-cost ${r.configuration}`, [ingest], textTable(header, rows), files);
 }

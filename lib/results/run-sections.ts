@@ -1,5 +1,5 @@
 // The parts of a result's Markdown and console text that both experiments print the same way: where and when the
-// run happened, the failed queries by status, the threshold outcome and the files written. Pure.
+// run happened, the failed queries by status, the threshold outcome, the files written and the console layout. Pure.
 import { formatErrorsByStatus } from './format';
 import type { QueryFigures } from './query-cell-figures';
 import type { RunRecord } from './run-record';
@@ -49,4 +49,19 @@ export function outcomeText(r: RunOutcome, files: readonly string[]): string[] {
     '',
     ...files.map((f) => `  wrote ${f}`),
   ];
+}
+
+/**
+ * The console summary both experiments print: `<what> on <target> (<url>), namespace <ns>`, any further heading
+ * lines, the cell table, the threshold outcome and the files written, set apart by blank lines.
+ */
+export function consoleSummary(
+  r: RunRecord,
+  what: string,
+  heading: readonly string[],
+  table: readonly string[],
+  files: readonly string[],
+): string {
+  const title = `  ${what} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`;
+  return `${['', title, ...heading, '', ...table, '', ...outcomeText(r, files), ''].join('\n')}\n`;
 }

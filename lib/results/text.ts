@@ -2,7 +2,7 @@
 // outcome and where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
 import type { BacklogResult } from './json';
 import { cellFigures } from './markdown';
-import { outcomeText } from './run-sections';
+import { consoleSummary } from './run-sections';
 import { textTable } from './table';
 
 const PHASE_SHORT: Record<string, string> = {
@@ -27,14 +27,5 @@ export function renderText(r: BacklogResult, files: string[]): string {
     'backlog end',
   ];
   const rows = r.cells.map((cell) => [PHASE_SHORT[cell.phase], cell.consistency, ...cellFigures(cell)]);
-  const out = [
-    '',
-    `  backlog experiment on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`,
-    '',
-    ...textTable(header, rows),
-    '',
-    ...outcomeText(r, files),
-    '',
-  ];
-  return `${out.join('\n')}\n`;
+  return consoleSummary(r, 'backlog experiment', [], textTable(header, rows), files);
 }
