@@ -9,6 +9,45 @@ import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, TaskResult } from './tasks';
 import { TopK } from './top-k';
 
+/** Whether the query (prepared, as in a task) is within the radius of its nearest list in this IVF segment. */
+function withinNearestRadius(
+  rt: SegmentRuntime,
+  metric: AnnTask['metric'],
+  query: Float32Array,
+  lists: number,
+  slot: number,
+): boolean {
+  const { layout, f32 } = rt;
+  const sl = slotLayout(layout, slot);
+  f32.set(query, sl.query >> 2);
+  exactKernel(rt, metric)(layout.centroids, lists, layout.dims, sl.query, sl.scores);
+  let nearest = 0;
+  for (let l = 1; l < lists; l++)
+    if (f32[(sl.scores >> 2) + l] < f32[(sl.scores >> 2) + nearest]) nearest = l;
+  return chord(metric, f32[(sl.scores >> 2) + nearest]) <= f32[(layout.radii >> 2) + nearest];
+}
+
+/**
+ * Does the query look like the data nprobe was calibrated on? Per segment: no farther from its nearest centroid
+ * than that list's own rows (its 95th-percentile radius). A data-like query fails that test in about 1 segment in
+ * 20 by construction, which at 1M rows (15 IVF segments) sent most queries down the slow path in some segment; a
+ * query unlike the data (random queries on clustered data) fails it in most segments. So the search decides once,
+ * by a strict majority of the IVF segments, and every segment follows. Runs on `slot` of the calling thread
+ * (centroids only: lists x dims per segment).
+ */
+export function likeData(
+  parts: readonly AnnPart[],
+  lookup: SegmentLookup,
+  metric: AnnTask['metric'],
+  query: Float32Array,
+  slot: number,
+): boolean | undefined {
+  const ivf = parts.filter((p) => p.lists > 0);
+  if (ivf.length < 2) return undefined;
+  const within = ivf.filter((p) => withinNearestRadius(lookup(p.seg), metric, query, p.lists, slot)).length;
+  return within * 2 > ivf.length;
+}
+
 /** int8 pass over one part into `approx`; returns rows scored. */
 function annPart(
   rt: SegmentRuntime,
@@ -51,11 +90,11 @@ function annPart(
     return part.to - part.from;
   }
   // IVF: rank the segment's centroids and scan the nprobe nearest lists (scaled up for filters). nprobe was
-  // calibrated on held-out rows (index-build.ts), so it holds for queries that look like the data: those no farther
-  // from their nearest centroid than that list's own rows (its radius). Any other query (e.g. random queries on
-  // clustered data) also scans every further list the triangle inequality cannot rule out against the running k-th
-  // best estimate, so it probes more lists instead of losing recall. Lists of several clusters have radii too wide
-  // for that bound to rule much out, so applying it to data-like queries as well made them scan nearly every list.
+  // calibrated on held-out rows (index-build.ts), so it holds for queries that look like the data (task.likeData,
+  // decided once per search over every segment: likeData below). Any other query (e.g. random queries on clustered
+  // data) also scans every further list the triangle inequality cannot rule out against the running k-th best
+  // estimate, so it probes more lists instead of losing recall. Lists of several clusters have radii too wide for
+  // that bound to rule much out, so applying it to data-like queries as well made them scan nearly every list.
   exactKernel(rt, task.metric)(layout.centroids, part.lists, dims, sl.query, sl.scores);
   const order = Array.from({ length: part.lists }, (_, l) => l);
   const centroidChord = Array.from({ length: part.lists }, (_, l) => chord(task.metric, f32[s + l]));
@@ -63,7 +102,7 @@ function annPart(
   const probes = Math.min(part.lists, Math.ceil(part.nprobe * task.probeFactor));
   const offsets = layout.listOffsets >> 2;
   const radii = layout.radii >> 2;
-  const likeData = centroidChord[order[0]] <= f32[radii + order[0]];
+  const likeData = task.likeData ?? centroidChord[order[0]] <= f32[radii + order[0]];
   const ids = layout.ids >> 2;
   let scored = 0;
   for (let p = 0; p < part.lists; p++) {

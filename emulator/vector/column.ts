@@ -5,6 +5,7 @@
 //              0                                          indexedRows                       quantized   rowCount
 //   snapshot:  { indexedRows, ivf per full segment }  replaced whole by indexTo; a search reads the snapshot it
 //              started with, and everything a snapshot reads was written before it was published.
+import { likeData } from './ann-scan';
 import { countRows } from './bitset';
 import type { Executor, SearchTask } from './executor';
 import { IVF_MIN_ROWS } from './index-build';
@@ -168,10 +169,12 @@ export class SegmentedColumn implements VectorColumn {
       return ivf ? { ...p, lists: ivf.lists, nprobe: ivf.nprobe } : { ...p, lists: 0, nprobe: 0 };
     });
     const probeFactor = n / candidates;
+    const prepared = prepareQuery(query, this.metric);
     const base = {
       kind: 'ann' as const,
       metric: this.metric,
-      query: prepareQuery(query, this.metric),
+      query: prepared,
+      likeData: likeData(parts, (seg) => this.executor.runtime(seg), this.metric, prepared, 0),
       k,
       rerank: Math.max(RERANK_MIN, RERANK_PER_K * k),
       probeFactor,

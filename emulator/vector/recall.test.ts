@@ -44,11 +44,11 @@ describe('measureRecall', () => {
     expect(near.hits[0].row).toBe(30_000);
     expect(near.stats.annRows).toBeLessThan(n / 3);
     expect((await measureRecall(c, { num: 40, k: 10 })).avgRecall).toBeGreaterThanOrEqual(0.9);
-    // Random queries sit between the clusters. At 64 dims some of them are as close to a centroid as the data is and
-    // get only the calibrated probes (measured recall 0.82 here, 1.0 when every query also took the triangle-bound
-    // lists, at the price of data-like queries scanning 57k of the 61k rows); at 768 dims they fail the radius test.
+    // Random queries sit between the clusters. At 64 dims some of them are as close to a centroid as the data is in
+    // one segment; the search decides by a majority of the segments (ann-scan.ts likeData), so they still take the
+    // triangle-bound lists everywhere (measured recall 1.0 here; 0.82 when each segment decided for itself).
     const unlike = Array.from({ length: 8 }, (_, i) => randomVectors(1, dims, 900 + i));
-    expect((await measureRecall(c, { queries: unlike, k: 10 })).avgRecall).toBeGreaterThanOrEqual(0.75);
+    expect((await measureRecall(c, { queries: unlike, k: 10 })).avgRecall).toBeGreaterThanOrEqual(0.95);
     await c.close();
   });
 

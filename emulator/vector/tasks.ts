@@ -38,6 +38,8 @@ export interface AnnTask {
   rerank: number;
   /** Multiplies every part's nprobe (filters and deletes thin the lists out, so more lists are probed). */
   probeFactor: number;
+  /** Decided once per search (ann-scan.ts likeData); undefined: each segment decides for itself. */
+  likeData?: boolean;
   parts: AnnPart[];
   dead?: RowBitset;
   allow?: RowBitset;
