@@ -21,7 +21,7 @@ import {
 } from '../options/option-keys';
 import { type LoadedScript, loadScript } from '../script/bundle';
 import { buildThresholds, type Threshold } from '../thresholds/threshold-set';
-import { BENCH_VERSION } from '../version';
+import { BENCH_VERSION, TARGET_K6_VERSION } from '../version';
 import type { InitReport } from '../vu/wire';
 import type { Logger } from './logger';
 import { runTransientRealm } from './transient-realm';
@@ -168,7 +168,8 @@ async function prepareLoaded(
   const aggregator = events.aggregator ?? new Aggregator(registry, []);
   const instance = newInt32Block(INSTANCE_WORDS);
   const baseHttp: HttpModuleOptions = {
-    userAgent: `Grafana k6/${'2.2.0'} (bench/${BENCH_VERSION})`,
+    // Our own product token: bench is not Grafana k6, and servers that log User-Agents should see which tool sent the load.
+    userAgent: `bench/${BENCH_VERSION} (k6-compatible; targets k6 ${TARGET_K6_VERSION})`,
     maxRedirects: 10,
     batch: 20,
     batchPerHost: 6,

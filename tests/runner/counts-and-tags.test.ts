@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENCH_VERSION } from '../../runner/version';
 import { bench, fixture, points, readNdjson, scratch, startServer } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -35,6 +36,8 @@ describe('shared-iterations with setup, groups, checks and handleSummary', () =>
     const got = server.requests.slice(before);
     expect(got.filter((q) => q.url === '/setup').length).toBe(1);
     expect(got.filter((q) => q.url === '/').length).toBe(10);
+    // The default User-Agent names bench, not Grafana k6 (the fixture sets none).
+    expect(got[0].headers['user-agent']).toBe(`bench/${BENCH_VERSION} (k6-compatible; targets k6 v2.2.0)`);
     const data = JSON.parse(readFileSync(summaryFile, 'utf8'));
     expect(data.metrics.iterations.values.count).toBe(10);
     expect(data.metrics.fixture_hits).toMatchObject({
