@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SYSTEM_TAGS } from '../options/option-keys';
 import {
   type ExchangeFacts,
   exchangeSamples,
@@ -7,22 +8,7 @@ import {
   type TagContext,
 } from './http-samples';
 
-const ALL = new Set([
-  'proto',
-  'subproto',
-  'status',
-  'method',
-  'url',
-  'name',
-  'group',
-  'check',
-  'error',
-  'error_code',
-  'tls_version',
-  'scenario',
-  'service',
-  'expected_response',
-]);
+const ALL = new Set(DEFAULT_SYSTEM_TAGS);
 
 function facts(over: Partial<ExchangeFacts> = {}): ExchangeFacts {
   return {

@@ -7,26 +7,10 @@ import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
 import type { HttpIoPool } from '../../../runner/http/io-pool';
 import { type HttpModuleOptions, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../../../runner/modules/module-host';
+import { DEFAULT_SYSTEM_TAGS } from '../../../runner/options/option-keys';
 import type { FakeVuCommand, FakeVuData, FakeVuResult } from './fake-vu-thread';
 
 export const DIST_IO_WORKER = new URL('../../../dist/http-io.worker.js', import.meta.url);
-
-export const DEFAULT_SYSTEM_TAGS = [
-  'proto',
-  'subproto',
-  'status',
-  'method',
-  'url',
-  'name',
-  'group',
-  'check',
-  'error',
-  'error_code',
-  'tls_version',
-  'scenario',
-  'service',
-  'expected_response',
-];
 
 export function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOptions {
   return {
