@@ -6,6 +6,7 @@
 //   scales       capacity f32 (codes * scale = the row, normalised for cosine)   written by indexing
 //   norms        capacity f32 (1/|x| for cosine, |x|^2 for euclidean)            written by indexing
 //   residuals    capacity f32, |quantisation error| of each row (exact scans)  written by indexing
+//   signs        capacity x signBytes, sign sketch of each row's codes (ANN pre-pass; 0 bytes unless dims % 16 == 0)
 //   ids          capacity u32, the segment's local row numbers in list order      written once, when the IVF is built
 //   centroids    maxLists x dims f32                                             written once, with ids
 //   listOffsets  (maxLists + 1) u32, list l = ids[listOffsets[l] .. listOffsets[l+1])
@@ -44,6 +45,8 @@ export interface SlotLayout {
   scores: number;
   /** CHUNK_ROWS u32 local row numbers for gather kernels. */
   ids: number;
+  /** signBytes: the query's sign sketch. */
+  querySigns: number;
 }
 
 export interface SegmentLayout {
@@ -56,6 +59,9 @@ export interface SegmentLayout {
   scales: number;
   norms: number;
   residuals: number;
+  /** Bytes of one row's sign sketch (0: no sketches at these dims). */
+  signBytes: number;
+  signs: number;
   ids: number;
   centroids: number;
   listOffsets: number;
@@ -67,9 +73,17 @@ export interface SegmentLayout {
   pages: number;
 }
 
+/**
+ * Bytes of a sign sketch (one bit per dimension, padded to 16 bytes for the kernels), or 0 where the kernels cannot
+ * build one (dims not a multiple of 16).
+ */
+export function signBytes(dims: number): number {
+  return dims % 16 === 0 ? align16(dims / 8) : 0;
+}
+
 /** Bytes per row over all per-row regions. */
 export function rowBytes(dims: number): number {
-  return dims * 4 + dims + 4 + 4 + 4 + 4;
+  return dims * 4 + dims + 4 + 4 + 4 + 4 + signBytes(dims);
 }
 
 /** Row capacity of the segment with this index (0, 1, 2, ...): geometric growth, capped in rows and bytes. */
@@ -80,7 +94,7 @@ export function segmentCapacity(index: number, dims: number): number {
 }
 
 export function segmentLayout(dims: number, capacity: number, slots: number): SegmentLayout {
-  const slotBytes = align16(dims * 4) + align16(dims * 2) + 16 + CHUNK_ROWS * 8;
+  const slotBytes = align16(dims * 4) + align16(dims * 2) + 16 + CHUNK_ROWS * 8 + signBytes(dims);
   let at = slots * slotBytes;
   const take = (bytes: number): number => {
     const start = at;
@@ -92,6 +106,7 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
   const scales = take(capacity * 4);
   const norms = take(capacity * 4);
   const residuals = take(capacity * 4);
+  const signs = take(capacity * signBytes(dims));
   const ids = take(capacity * 4);
   const centroids = take(MAX_LISTS * dims * 4);
   const listOffsets = take((MAX_LISTS + 1) * 4);
@@ -110,6 +125,8 @@ export function segmentLayout(dims: number, capacity: number, slots: number): Se
     scales,
     norms,
     residuals,
+    signBytes: signBytes(dims),
+    signs,
     ids,
     centroids,
     listOffsets,
@@ -133,5 +150,6 @@ export function slotLayout(layout: SegmentLayout, slot: number): SlotLayout {
   const queryResidual = queryScale + 8;
   const scores = queryScale + 16;
   const ids = scores + CHUNK_ROWS * 4;
-  return { query, queryCodes, queryCodes8, queryScale, queryNorm, queryResidual, scores, ids };
+  const querySigns = ids + CHUNK_ROWS * 4;
+  return { query, queryCodes, queryCodes8, queryScale, queryNorm, queryResidual, scores, ids, querySigns };
 }

@@ -23,6 +23,8 @@ export function quantizeRows(rt: SegmentRuntime, metric: DistanceMetric, from: n
     const norms = layout.norms + at * 4;
     kernels.quantize(src, n, d, normalize, codes, scales, norms);
     kernels.residuals(src, n, d, normalize, codes, scales, norms, layout.residuals + at * 4);
+    if (layout.signBytes > 0)
+      kernels.signs(codes, n, d, layout.signs + at * layout.signBytes, layout.signBytes);
   }
 }
 

@@ -181,6 +181,35 @@ describe('int8 kernels', () => {
   });
 });
 
+describe('sign sketches', () => {
+  for (const dims of [16, 32, 48, 128, 768, 1024]) {
+    it(`signs and hamming match a JS reference at ${dims} dims (padding zeroed, every bit counted)`, () => {
+      const s = setup(dims, dims + 7);
+      const bytes = Math.ceil(dims / 128) * 16;
+      const codes = s.ids + ROWS * 4;
+      const sketches = codes + ROWS * dims;
+      const random = seededRandom(dims);
+      for (let i = 0; i < ROWS * dims; i++) s.i8[codes + i] = Math.floor(random() * 256) - 128;
+      s.i8.fill(-1, sketches, sketches + ROWS * bytes); // stale bytes the kernel must overwrite
+      s.k.signs(codes, ROWS, dims, sketches, bytes);
+      const u8 = new Uint8Array(s.memory.buffer);
+      const bit = (row: number, j: number) => (u8[sketches + row * bytes + (j >> 3)] >> (j & 7)) & 1;
+      for (let r = 0; r < ROWS; r++) {
+        for (let j = 0; j < dims; j++) expect(bit(r, j)).toBe(s.i8[codes + r * dims + j] < 0 ? 1 : 0);
+        for (let b = dims / 8; b < bytes; b++) expect(u8[sketches + r * bytes + b]).toBe(0);
+      }
+      // Row 0's sketch as the query: its own distance is 0, every other the count of differing signs.
+      s.k.hamming(sketches, ROWS, bytes, sketches, s.out);
+      for (let r = 0; r < ROWS; r++) {
+        let want = 0;
+        for (let j = 0; j < dims; j++) want += bit(r, j) ^ bit(0, j);
+        expect(s.u32[(s.out >> 2) + r]).toBe(want);
+      }
+      expect(s.u32[s.out >> 2]).toBe(0);
+    });
+  }
+});
+
 describe('widenCodes', () => {
   it('widens int8 codes staged in the upper half of their own i16 area without clobbering them', () => {
     const buffer = new SharedArrayBuffer(4096);

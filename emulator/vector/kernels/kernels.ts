@@ -57,6 +57,13 @@ export interface Kernels {
     scales: number,
     norms: number,
   ): void;
+  /**
+   * Sign sketches of n code rows (stride dims bytes; dims a multiple of 16): bit j set when code j is negative,
+   * each sketch `bytes` long (a multiple of 16, zero-padded).
+   */
+  signs(codes: number, n: number, dims: number, out: number, bytes: number): void;
+  /** out[i] = u32 Hamming distance between sketch row i at base (stride bytes) and the sketch at q. */
+  hamming(base: number, n: number, bytes: number, q: number, out: number): void;
 }
 
 /** Per-query constants of estimateI8 and where the per-row scales and norms start. */
@@ -79,6 +86,8 @@ interface KernelExports {
   l2_f32_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
   dot_i8(base: number, n: number, dims: number, q: number, out: number): void;
   dot_i8_ids(base: number, ids: number, n: number, dims: number, q: number, out: number): void;
+  signs(codes: number, n: number, dims: number, out: number, bytes: number): void;
+  hamming(base: number, n: number, bytes: number, q: number, out: number): void;
   quantize(
     src: number,
     n: number,
@@ -132,5 +141,7 @@ export function kernelsFor(memory: WebAssembly.Memory): Kernels {
       x.residuals(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0, out | 0),
     quantize: (src, n, dims, normalize, codes, scales, norms) =>
       x.quantize(src | 0, n, dims, normalize ? 1 : 0, codes | 0, scales | 0, norms | 0),
+    signs: (codes, n, dims, out, bytes) => x.signs(codes | 0, n, dims, out | 0, bytes),
+    hamming: (base, n, bytes, q, out) => x.hamming(base | 0, n, bytes, q | 0, out | 0),
   };
 }

@@ -465,4 +465,52 @@
       (local.set $c (i32.add (local.get $c) (local.get $dims)))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $rows))))
+
+  ;; Sign sketches: bit j of a row's sketch is set when its code j is negative. n code rows (stride $dims bytes) at
+  ;; $codes -> n sketch rows of $bytes bytes at $out ($bytes a multiple of 16, >= dims / 8; the rest is zeros).
+  ;; $dims must be a multiple of 16.
+  (func (export "signs") (param $codes i32) (param $n i32) (param $dims i32) (param $out i32) (param $bytes i32)
+    (local $i i32) (local $j i32) (local $p i32) (local $o i32)
+    (local.set $p (local.get $codes))
+    (local.set $o (local.get $out))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (v128.store (i32.sub (i32.add (local.get $o) (local.get $bytes)) (i32.const 16)) (v128.const i32x4 0 0 0 0))
+      (local.set $j (i32.const 0))
+      (block $end (loop $cols
+        (br_if $end (i32.ge_u (local.get $j) (local.get $dims)))
+        (i32.store16 (i32.add (local.get $o) (i32.shr_u (local.get $j) (i32.const 3)))
+          (i8x16.bitmask (v128.load (i32.add (local.get $p) (local.get $j)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 16)))
+        (br $cols)))
+      (local.set $p (i32.add (local.get $p) (local.get $dims)))
+      (local.set $o (i32.add (local.get $o) (local.get $bytes)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
+
+  ;; out[i] = u32 Hamming distance between sketch row i at $base (stride $bytes, a multiple of 16) and the sketch at
+  ;; $q. Per byte popcounts summed in i16 lanes (at most 2 x $bytes per lane: fine below 32k bytes).
+  (func (export "hamming") (param $base i32) (param $n i32) (param $bytes i32) (param $q i32) (param $out i32)
+    (local $i i32) (local $j i32) (local $p i32) (local $acc v128)
+    (local.set $p (local.get $base))
+    (block $done (loop $rows
+      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $acc (v128.const i32x4 0 0 0 0))
+      (local.set $j (i32.const 0))
+      (block $end (loop $cols
+        (br_if $end (i32.ge_u (local.get $j) (local.get $bytes)))
+        (local.set $acc (i16x8.add (local.get $acc)
+          (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor
+            (v128.load (i32.add (local.get $p) (local.get $j)))
+            (v128.load (i32.add (local.get $q) (local.get $j))))))))
+        (local.set $j (i32.add (local.get $j) (i32.const 16)))
+        (br $cols)))
+      (local.set $acc (i32x4.extadd_pairwise_i16x8_u (local.get $acc)))
+      (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
+        (i32.add
+          (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+          (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+      (local.set $p (i32.add (local.get $p) (local.get $bytes)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows))))
 )
