@@ -489,27 +489,27 @@
       (br $rows))))
 
   ;; out[i] = u32 Hamming distance between sketch row i at $base (stride $bytes, a multiple of 16) and the sketch at
-  ;; $q. Per byte popcounts summed in i16 lanes (at most 2 x $bytes per lane: fine below 32k bytes).
+  ;; $q. Scalar i64.popcnt: x86 has a popcount instruction for it, while i8x16.popcnt is a table-lookup sequence there.
   (func (export "hamming") (param $base i32) (param $n i32) (param $bytes i32) (param $q i32) (param $out i32)
-    (local $i i32) (local $j i32) (local $p i32) (local $acc v128)
+    (local $i i32) (local $j i32) (local $p i32) (local $a i64) (local $b i64)
     (local.set $p (local.get $base))
     (block $done (loop $rows
       (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-      (local.set $acc (v128.const i32x4 0 0 0 0))
+      (local.set $a (i64.const 0))
+      (local.set $b (i64.const 0))
       (local.set $j (i32.const 0))
       (block $end (loop $cols
         (br_if $end (i32.ge_u (local.get $j) (local.get $bytes)))
-        (local.set $acc (i16x8.add (local.get $acc)
-          (i16x8.extadd_pairwise_i8x16_u (i8x16.popcnt (v128.xor
-            (v128.load (i32.add (local.get $p) (local.get $j)))
-            (v128.load (i32.add (local.get $q) (local.get $j))))))))
+        (local.set $a (i64.add (local.get $a) (i64.popcnt (i64.xor
+          (i64.load (i32.add (local.get $p) (local.get $j)))
+          (i64.load (i32.add (local.get $q) (local.get $j)))))))
+        (local.set $b (i64.add (local.get $b) (i64.popcnt (i64.xor
+          (i64.load offset=8 (i32.add (local.get $p) (local.get $j)))
+          (i64.load offset=8 (i32.add (local.get $q) (local.get $j)))))))
         (local.set $j (i32.add (local.get $j) (i32.const 16)))
         (br $cols)))
-      (local.set $acc (i32x4.extadd_pairwise_i16x8_u (local.get $acc)))
       (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
-        (i32.add
-          (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
-          (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
+        (i32.wrap_i64 (i64.add (local.get $a) (local.get $b))))
       (local.set $p (i32.add (local.get $p) (local.get $bytes)))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $rows))))
