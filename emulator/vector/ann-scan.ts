@@ -187,7 +187,7 @@ function annPart(
   }
   // IVF: rank the segment's centroids and scan the nprobe nearest lists (scaled up for filters). nprobe was
   // calibrated on held-out rows (index-build.ts), so it holds for queries that look like the data (task.likeData,
-  // decided once per search over every segment: likeData below). Any other query (e.g. random queries on clustered
+  // decided once per search over every segment: likeData above). Any other query (e.g. random queries on clustered
   // data) also scans every further list the triangle inequality cannot rule out against the running k-th best
   // estimate, so it probes more lists instead of losing recall. Lists of several clusters have radii too wide for
   // that bound to rule much out, so applying it to data-like queries as well made them scan nearly every list.
