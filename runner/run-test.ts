@@ -3,8 +3,7 @@
 //   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
 import { IN_VUS_ACTIVE, nowMs } from './control-block';
 import { writeEndOfTestSummary } from './engine/end-of-test';
-import type { Logger } from './engine/logger';
-import { prepareRun, type RunPlan } from './engine/prepare';
+import { type PrepareInput, prepareRun, type RunPlan } from './engine/prepare';
 import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
 import { runSetup, runTeardown } from './engine/setup-teardown';
 import { VuPool } from './engine/vu-pool';
@@ -22,39 +21,28 @@ import {
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
-import type { Options } from './options/consolidate';
 import { createOutput } from './outputs/index';
 import type { Output } from './outputs/output';
 import { ProgressDisplay } from './outputs/progress';
 import { evaluateThresholds } from './thresholds/threshold-set';
+import { BENCH_VERSION, TARGET_K6_VERSION } from './version';
 import type { RealmData } from './vu/wire';
 
-export interface RunInput {
-  scriptPath: string;
-  cliOptions: Options;
-  cliEnv: Record<string, string>;
-  processEnv: Record<string, string | undefined>;
-  includeSystemEnvVars: boolean;
-  configFile?: string;
+/** `bench run`'s inputs: what preparing the run needs, plus the outputs, summary and console settings. */
+export interface RunInput extends PrepareInput {
   out: string[];
   summaryExport?: string;
   summaryMode: 'compact' | 'full' | 'disabled';
-  noThresholds: boolean;
   quiet: boolean;
   noColor: boolean;
-  logger: Logger;
   stdout: NodeJS.WriteStream;
   /** Installs SIGINT/SIGTERM handlers (first graceful, second immediate exit 105). */
   handleSignals: boolean;
 }
 
-const BANNER = `
-         /\\      Grafana   /‾‾/   (bench k6-compatible runner)
-    /\\  /  \\     |\\  __   /  /
-   /  \\/    \\    | |/ /  /   ‾‾\\
-  /          \\   |   (  |  (‾)  |
- / __________ \\  |_|\\_\\  \\_____/
-`;
+// Our own header line, not k6's logo: bench is not Grafana k6. The lines after it keep k6's layout, so people and
+// scripts that read k6's header find the same fields.
+const BANNER = `\n  bench v${BENCH_VERSION} (k6-compatible runner, targets k6 ${TARGET_K6_VERSION})\n`;
 
 /** SIGINT/SIGTERM handling for the whole run: the first is graceful, the second exits at once with 105. */
 class Signals {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BENCH_VERSION } from '../../runner/version';
 import { bench, fixture, scratch } from './harness';
 
 const tmp = scratch();
@@ -13,6 +14,20 @@ describe('bench version', () => {
     const r = await bench(['version']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^bench v\d+\.\d+\.\d+ \(k6-compatible runner, targets k6 v2\.2\.0; node\d+/);
+  });
+
+  it("opens a run with its own header line (not k6's logo), then k6's execution, script and output lines", async () => {
+    const script = fixture('env-and-outputs.js');
+    const r = await bench(['run', '--summary-mode', 'disabled', '-e', 'STEP=1', script]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 6)).toEqual([
+      '',
+      `  bench v${BENCH_VERSION} (k6-compatible runner, targets k6 v2.2.0)`,
+      '',
+      '     execution: local',
+      `        script: ${script}`,
+      '        output: -',
+    ]);
   });
 
   it('prints JSON with --json', async () => {
