@@ -62,6 +62,25 @@ export interface RunPlan {
   instance: Int32Array;
 }
 
+/** k6/http's options before the script's own: k6's defaults, with bench's User-Agent. */
+export function defaultHttpOptions(): HttpModuleOptions {
+  return {
+    // Our own product token: bench is not Grafana k6, and servers that log User-Agents should see which tool sent the load.
+    userAgent: `bench/${BENCH_VERSION} (k6-compatible; targets k6 ${TARGET_K6_VERSION})`,
+    maxRedirects: 10,
+    batch: 20,
+    batchPerHost: 6,
+    discardResponseBodies: false,
+    throw: false,
+    insecureSkipTLSVerify: false,
+    noConnectionReuse: false,
+    noVUConnectionReuse: false,
+    noCookiesReset: false,
+    systemTags: [...DEFAULT_SYSTEM_TAGS],
+    httpDebug: '',
+  };
+}
+
 const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /** Options k6 knows that this runner accepts but does not implement: setting one logs a warning, never silently. */
@@ -167,21 +186,7 @@ async function prepareLoaded(
   const registry = new MetricRegistry();
   const aggregator = events.aggregator ?? new Aggregator(registry, []);
   const instance = newInt32Block(INSTANCE_WORDS);
-  const baseHttp: HttpModuleOptions = {
-    // Our own product token: bench is not Grafana k6, and servers that log User-Agents should see which tool sent the load.
-    userAgent: `bench/${BENCH_VERSION} (k6-compatible; targets k6 ${TARGET_K6_VERSION})`,
-    maxRedirects: 10,
-    batch: 20,
-    batchPerHost: 6,
-    discardResponseBodies: false,
-    throw: false,
-    insecureSkipTLSVerify: false,
-    noConnectionReuse: false,
-    noVUConnectionReuse: false,
-    noCookiesReset: false,
-    systemTags: [...DEFAULT_SYSTEM_TAGS],
-    httpDebug: '',
-  };
+  const baseHttp = defaultHttpOptions();
   const init = await runTransientRealm(
     'init0',
     {

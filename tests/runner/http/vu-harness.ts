@@ -5,29 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
+import { defaultHttpOptions } from '../../../runner/engine/prepare';
 import type { HttpIoPool } from '../../../runner/http/io-pool';
 import { type HttpModuleOptions, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../../../runner/modules/module-host';
-import { DEFAULT_SYSTEM_TAGS } from '../../../runner/options/option-keys';
 import type { FakeVuCommand, FakeVuData, FakeVuResult } from './fake-vu-thread';
 
 export const DIST_IO_WORKER = new URL('../../../dist/http-io.worker.js', import.meta.url);
 
+/** The runner's k6/http defaults with a fixed User-Agent the tests can assert. */
 export function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOptions {
-  return {
-    userAgent: 'bench-test/1',
-    maxRedirects: 10,
-    batch: 20,
-    batchPerHost: 6,
-    discardResponseBodies: false,
-    throw: false,
-    insecureSkipTLSVerify: false,
-    noConnectionReuse: false,
-    noVUConnectionReuse: false,
-    noCookiesReset: false,
-    systemTags: DEFAULT_SYSTEM_TAGS,
-    httpDebug: '',
-    ...over,
-  };
+  return { ...defaultHttpOptions(), userAgent: 'bench-test/1', ...over };
 }
 
 // Worker threads cannot run TypeScript directly: the fake VU thread is bundled once per test process, inside the
