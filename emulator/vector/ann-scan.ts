@@ -3,7 +3,7 @@
 import { hasRow } from './bitset';
 import { canSkipList, chord } from './bounds';
 import type { Estimate } from './kernels/kernels';
-import { CHUNK_ROWS, slotLayout } from './layout';
+import { CHUNK_ROWS, signBytes, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
 import { estimateFor, exactKernel, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
@@ -62,6 +62,44 @@ const SKETCH_MIN_DIMS = 256;
 const SKETCH_SHARE = 0.1;
 /** When the sketch cannot separate rows (ties: e.g. all-positive data), the part is scanned whole after all. */
 const SKETCH_GIVE_UP_SHARE = 0.5;
+
+/** Whether a flat part of `rows` rows gets the sign-sketch pre-pass (`filtered`: the search has an allow set). */
+export function sketches(metric: AnnTask['metric'], dims: number, rows: number, filtered: boolean): boolean {
+  return (
+    !filtered &&
+    metric === 'cosine_distance' &&
+    signBytes(dims) > 0 &&
+    dims >= SKETCH_MIN_DIMS &&
+    rows >= SKETCH_MIN_ROWS
+  );
+}
+
+/**
+ * Relative costs per row, in rows of a contiguous int8 pass, for cutting a search into equal pieces. From a
+ * `--cpu-prof` of 1M x 768 searches on the worker pool: int8 estimates of rows gathered by id (IVF lists, sketch
+ * candidates) cost about 3x contiguous ones (a cache miss per row); a sketched row about 0.3 for the Hamming pass and
+ * its selection, plus its 10% share gathered; an f32 centroid about 2.
+ */
+const GATHERED_ROW_COST = 3;
+const SKETCHED_ROW_COST = 0.3 + SKETCH_SHARE * GATHERED_ROW_COST;
+const CENTROID_COST = 2;
+
+/** A part's cost in int8-row units (see above); `filtered` as in sketches(). */
+export function annPartCost(
+  part: AnnPart,
+  metric: AnnTask['metric'],
+  dims: number,
+  probeFactor: number,
+  filtered: boolean,
+): number {
+  const rows = part.to - part.from;
+  if (part.lists > 0)
+    return (
+      part.lists * CENTROID_COST +
+      rows * Math.min(1, (part.nprobe * probeFactor) / part.lists) * GATHERED_ROW_COST
+    );
+  return sketches(metric, dims, rows, filtered) ? rows * SKETCHED_ROW_COST : rows;
+}
 
 /** Per-thread scratch: the sketch distance of every row of the part being searched. */
 let sketchDistances = new Uint16Array(0);
@@ -153,14 +191,9 @@ function annPart(
   const estimate = estimateFor(rt, task.metric, slot);
   const s = sl.scores >> 2;
   if (part.lists === 0) {
-    const sketched =
-      !allow &&
-      task.metric === 'cosine_distance' &&
-      layout.signBytes > 0 &&
-      dims >= SKETCH_MIN_DIMS &&
-      part.to - part.from >= SKETCH_MIN_ROWS
-        ? sketchPart(rt, task, part, slot, approx, kth, estimate)
-        : null;
+    const sketched = sketches(task.metric, dims, part.to - part.from, allow !== undefined)
+      ? sketchPart(rt, task, part, slot, approx, kth, estimate)
+      : null;
     if (sketched !== null) return sketched;
     for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, part.to - c);

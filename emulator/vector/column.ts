@@ -5,7 +5,7 @@
 //              0                                          indexedRows                       quantized   rowCount
 //   snapshot:  { indexedRows, ivf per full segment }  replaced whole by indexTo; a search reads the snapshot it
 //              started with, and everything a snapshot reads was written before it was published.
-import { likeData } from './ann-scan';
+import { annPartCost, likeData, sketches } from './ann-scan';
 import { countRows } from './bitset';
 import type { Executor, SearchTask } from './executor';
 import { IVF_MIN_ROWS } from './index-build';
@@ -181,11 +181,15 @@ export class SegmentedColumn implements VectorColumn {
       dead,
       allow,
     };
-    const cost = (p: AnnPart): number =>
-      p.lists === 0 ? p.to - p.from : ((p.to - p.from) * Math.min(1, (p.nprobe * probeFactor) / p.lists)) / 2;
+    const filtered = allow !== undefined;
+    const cost = (p: AnnPart): number => annPartCost(p, this.metric, this.dims, probeFactor, filtered);
     const totalCost = parts.reduce((s, p) => s + cost(p), 0);
     const local = totalCost * this.dims < LOCAL_WORK;
-    const groups = local ? [parts] : splitByCost(parts, this.executor.pieces, cost, (p) => p.lists === 0);
+    // Only contiguous int8 passes are cut at row boundaries: a sketched part cut below the sketch's minimum size
+    // would be scanned whole, and IVF lists cannot be cut.
+    const splittable = (p: AnnPart) =>
+      p.lists === 0 && !sketches(this.metric, this.dims, p.to - p.from, filtered);
+    const groups = local ? [parts] : splitByCost(parts, this.executor.pieces, cost, splittable);
     const results = await this.runAll(
       groups.map((g) => ({ ...base, parts: g })),
       local,
