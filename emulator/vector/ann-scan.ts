@@ -101,6 +101,35 @@ export function annPartCost(
   return sketches(metric, dims, rows, filtered) ? rows * SKETCHED_ROW_COST : rows;
 }
 
+/**
+ * Offers rows estimated by id to the running top lists: estimates at f32[s .. s+n), local row numbers at
+ * u32[ids .. ids+n), `rowBase` added to each. The threshold only changes on a push, so it is read once per push.
+ */
+function keepGathered(
+  rt: SegmentRuntime,
+  s: number,
+  ids: number,
+  n: number,
+  rowBase: number,
+  dead: AnnTask['dead'],
+  allow: AnnTask['allow'],
+  approx: TopK,
+  kth: TopK,
+): void {
+  const { f32, u32 } = rt;
+  let threshold = approx.threshold;
+  for (let i = 0; i < n; i++) {
+    const d = f32[s + i];
+    if (!(d <= threshold)) continue;
+    const row = rowBase + u32[ids + i];
+    if (dead && hasRow(dead, row)) continue;
+    if (allow && !hasRow(allow, row)) continue;
+    approx.push(d, row);
+    kth.push(d, row);
+    threshold = approx.threshold;
+  }
+}
+
 /** Per-thread scratch: the sketch distance of every row of the part being searched. */
 let sketchDistances = new Uint16Array(0);
 
@@ -150,15 +179,8 @@ function sketchPart(
   let m = 0;
   const estimateGathered = (): void => {
     kernels.estimateI8Ids(layout.codes, sl.ids, m, dims, sl.queryCodes, sl.scores, estimate);
-    let threshold = approx.threshold;
-    for (let i = 0; i < m; i++) {
-      const d = f32[s + i];
-      if (!(d <= threshold)) continue;
-      const row = part.rowBase + u32[ids + i];
-      approx.push(d, row);
-      kth.push(d, row);
-      threshold = approx.threshold;
-    }
+    // Dead rows were left out of the gather already: no filter to apply here.
+    keepGathered(rt, s, ids, m, part.rowBase, undefined, undefined, approx, kth);
     m = 0;
   };
   const { dead } = task;
@@ -245,17 +267,7 @@ function annPart(
     for (let c = start; c < end; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, end - c);
       kernels.estimateI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores, estimate);
-      let threshold = approx.threshold;
-      for (let i = 0; i < n; i++) {
-        const d = f32[s + i];
-        if (!(d <= threshold)) continue;
-        const row = part.rowBase + u32[ids + c + i];
-        if (dead && hasRow(dead, row)) continue;
-        if (allow && !hasRow(allow, row)) continue;
-        approx.push(d, row);
-        kth.push(d, row);
-        threshold = approx.threshold;
-      }
+      keepGathered(rt, s, ids + c, n, part.rowBase, dead, allow, approx, kth);
       scored += n;
     }
   }
