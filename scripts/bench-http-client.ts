@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
 import { Pool } from 'undici';
+import { defaultHttpOptions } from '../runner/http/default-options';
 import { HttpIoPool } from '../runner/http/io-pool';
 import type { RequestFlow } from '../runner/http/request-flow';
 import type { Response } from '../runner/http/response';
@@ -46,18 +47,9 @@ interface VuJob {
 }
 
 const HTTP_OPTIONS: HttpModuleOptions = {
+  ...defaultHttpOptions(),
   userAgent: 'bench-http-client',
-  maxRedirects: 10,
-  batch: 20,
-  batchPerHost: 6,
-  discardResponseBodies: false,
-  throw: false,
-  insecureSkipTLSVerify: false,
-  noConnectionReuse: false,
-  noVUConnectionReuse: false,
-  noCookiesReset: false,
   systemTags: ['proto', 'status', 'method', 'url', 'name', 'group', 'error', 'error_code', 'scenario'],
-  httpDebug: '',
 };
 
 /** A minimal ModuleHost for a VU thread that counts samples and needs no runner core. */

@@ -6,6 +6,7 @@ import { BenchError } from '../errors';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
 import { parseScenario, type ScenarioConfig } from '../executors/index';
 import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { defaultHttpOptions } from '../http/default-options';
 import { Aggregator } from '../metrics/aggregator';
 import { MetricRegistry } from '../metrics/registry';
 import type { HttpModuleOptions } from '../modules/module-host';
@@ -21,7 +22,6 @@ import {
 } from '../options/option-keys';
 import { type LoadedScript, loadScript } from '../script/bundle';
 import { buildThresholds, type Threshold } from '../thresholds/threshold-set';
-import { BENCH_VERSION, TARGET_K6_VERSION } from '../version';
 import type { InitReport } from '../vu/wire';
 import type { Logger } from './logger';
 import { runTransientRealm } from './transient-realm';
@@ -60,25 +60,6 @@ export interface RunPlan {
   handleSummaryTimeout: number;
   minIterationDuration: number;
   instance: Int32Array;
-}
-
-/** k6/http's options before the script's own: k6's defaults, with bench's User-Agent. */
-export function defaultHttpOptions(): HttpModuleOptions {
-  return {
-    // Our own product token: bench is not Grafana k6, and servers that log User-Agents should see which tool sent the load.
-    userAgent: `bench/${BENCH_VERSION} (k6-compatible; targets k6 ${TARGET_K6_VERSION})`,
-    maxRedirects: 10,
-    batch: 20,
-    batchPerHost: 6,
-    discardResponseBodies: false,
-    throw: false,
-    insecureSkipTLSVerify: false,
-    noConnectionReuse: false,
-    noVUConnectionReuse: false,
-    noCookiesReset: false,
-    systemTags: [...DEFAULT_SYSTEM_TAGS],
-    httpDebug: '',
-  };
 }
 
 const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;

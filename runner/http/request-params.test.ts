@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpModuleOptions } from '../modules/module-host';
+import { defaultHttpOptions } from './default-options';
 import { ExpectedStatuses } from './expected-statuses';
 import { DEFAULT_TIMEOUT_MS, normaliseParams, RequestParamsError, tagsFrom } from './request-params';
 
-const options: HttpModuleOptions = {
-  userAgent: 'ua',
-  maxRedirects: 10,
-  batch: 20,
-  batchPerHost: 6,
-  discardResponseBodies: false,
-  throw: false,
-  insecureSkipTLSVerify: false,
-  noConnectionReuse: false,
-  noVUConnectionReuse: false,
-  noCookiesReset: false,
-  systemTags: [],
-  httpDebug: '',
-};
+const options: HttpModuleOptions = { ...defaultHttpOptions(), userAgent: 'ua', systemTags: [] };
 
 describe('request params', () => {
   it('defaults: 60 s timeout, text bodies, module redirects and throw, module callback', () => {

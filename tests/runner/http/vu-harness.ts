@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
-import { defaultHttpOptions } from '../../../runner/engine/prepare';
+import { defaultHttpOptions } from '../../../runner/http/default-options';
 import type { HttpIoPool } from '../../../runner/http/io-pool';
 import { type HttpModuleOptions, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../../../runner/modules/module-host';
 import type { FakeVuCommand, FakeVuData, FakeVuResult } from './fake-vu-thread';
