@@ -135,7 +135,10 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   const events = {
     aggregator,
     logger,
-    onAbort: (message: string) => abort(EXIT_SCRIPT_ABORTED, `test aborted${message ? `: ${message}` : ''}`),
+    onAbort: (message: string, code?: number) =>
+      code === undefined
+        ? abort(EXIT_SCRIPT_ABORTED, `test aborted${message ? `: ${message}` : ''}`)
+        : abort(code, message),
     onTestFail: (message: string) => {
       testFailed ??= message;
     },
@@ -162,7 +165,15 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     testStart: runStart,
     sharedArrays: plan.init.sharedArrays,
   };
-  const pool = new VuPool(template, events, http, plan.instance);
+  const vuThreads = input.vuThreads ?? 0;
+  const hostedScriptPath = plan.script.hostedScriptPath;
+  const pool = new VuPool(
+    template,
+    events,
+    http,
+    plan.instance,
+    vuThreads > 0 && hostedScriptPath ? { scriptPath: hostedScriptPath, threads: vuThreads } : undefined,
+  );
   const progress: ScenarioProgress[] = plan.scenarios.map(newProgress);
   const display = new ProgressDisplay(
     progress,

@@ -2,20 +2,17 @@
 // handleSummary): one worker thread = one isolated module instance with its own globals.
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
-import { runActivation } from './vu/activation';
 import { TestAbort } from './vu/interruption';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
-import { scriptStack } from './vu/script-stack';
-import type { MainToRealm, RealmData } from './vu/wire';
+import { describeError, serveVu } from './vu/serve-vu';
+import type { RealmData } from './vu/wire';
 
 process.setSourceMapsEnabled(true);
 const data = workerData as RealmData;
 const rt = new VuRuntime(data);
 
-function describe(error: unknown): string {
-  return error instanceof Error ? scriptStack(error) : String(error);
-}
+const describe = describeError;
 
 process.on('uncaughtException', (error) => {
   if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
@@ -74,26 +71,10 @@ async function main(): Promise<void> {
   }
   if (data.mode === 'vu') {
     rt.encoder.flush();
-    let gen = 0;
-    parentPort?.on('message', async (msg: MainToRealm) => {
-      if (msg.type === 'interrupt') {
-        if (msg.gen === gen) rt.fireInterrupt();
-      } else if (msg.type === 'exit') {
-        rt.encoder.flush();
-        process.exit(0);
-      } else if (msg.type === 'activate') {
-        gen = msg.gen;
-        try {
-          const notStarted = await runActivation(rt, realm, msg);
-          post({ type: 'activationDone', gen: msg.gen, notStarted });
-        } catch (error) {
-          rt.encoder.flush();
-          if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
-          else rt.log('error', describe(error), { source: 'stacktrace' });
-          post({ type: 'activationDone', gen: msg.gen, notStarted: 0 });
-        }
-      }
-    });
+    parentPort?.on(
+      'message',
+      serveVu(rt, realm, () => process.exit(0)),
+    );
     post({ type: 'ready' });
     return;
   }

@@ -69,6 +69,7 @@ function benchHost(port: MessagePort | undefined, onSamples: (n: number) => void
     track: (p) => p,
     onIterationStart: () => {},
     onIterationEnd: () => {},
+    hosted: false,
   };
 }
 

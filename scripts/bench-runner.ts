@@ -12,6 +12,7 @@
 // Knobs (env): BENCH_RATE (1000), BENCH_SECONDS (10), BENCH_STEPS ("1000,2000,3000,4000,6000,8000,10000"),
 // BENCH_STEP_SECONDS (5), BENCH_WARMUP_SECONDS (3), BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10),
 // BENCH_CEILING_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_EXPECTED_MS (1), BENCH_VU_MARGIN (3), BENCH_MIN_VUS (10),
+// BENCH_HTTP ("sync,async": which script forms to run), BENCH_VU_THREADS (1: host threads of the async form),
 // BENCH_CLI (dist/bench.js), BENCH_NODE_ARGS (node flags for the runner process, e.g. "--trace-gc" or "--cpu-prof
 // --cpu-prof-dir=prof": its output is then shown). Load goes to 127.0.0.1 only; every run is bounded by its duration.
 // `make bench-runner` runs it (not part of `make test`).
@@ -47,6 +48,16 @@ const VU_MARGIN = num('BENCH_VU_MARGIN', 3);
 const MIN_VUS = num('BENCH_MIN_VUS', 10);
 const CLI = resolve(root, process.env.BENCH_CLI ?? 'dist/bench.js');
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * How the script sends its GET: `sync` is http.get (one thread per VU, which blocks; the request goes through the
+ * HTTP I/O thread), `async` is `await http.asyncRequest` run with --vu-threads (VUs share host threads, each VU's
+ * requests served on its host thread).
+ */
+type HttpMode = 'sync' | 'async';
+const VU_THREADS = num('BENCH_VU_THREADS', 1);
+const MODES = (process.env.BENCH_HTTP ?? 'sync,async').split(',') as HttpMode[];
+if (MODES.length === 0 || MODES.some((m) => m !== 'sync' && m !== 'async'))
+  throw new Error(`BENCH_HTTP must be sync, async or sync,async, got "${process.env.BENCH_HTTP}"`);
 
 /** The endpoint: a bare node:http server in its own process, so its CPU is not on this process's threads. */
 const SERVER = `
@@ -87,6 +98,7 @@ interface RunnerFigures {
 /** A k6 script: warm-up at the rate, then the measured scenario on the same VUs (and optionally a 30 MB poster). */
 function script(o: {
   url: string;
+  mode: HttpMode;
   rate: number;
   seconds: number;
   vus: number;
@@ -113,8 +125,12 @@ export const options = {
 };
 const body = ${o.big ? "'x'.repeat(30 * 1024 * 1024)" : "''"};
 export function setup() { return { t0: Date.now() }; }
-export default function () { http.get('${o.url}'); }
-export function big() { http.post('${o.url}', body); }
+${
+  o.mode === 'sync'
+    ? `export default function () { http.get('${o.url}'); }`
+    : `export default async function () { await http.asyncRequest('GET', '${o.url}'); }`
+}
+export function big() { ${o.mode === 'sync' ? `http.post('${o.url}', body);` : `return http.asyncRequest('POST', '${o.url}', body);`} }
 export function handleSummary(data) {
   const m = data.metrics;
   const v = (name, stat) => (m[name] ? m[name].values[stat] : NaN);
@@ -131,16 +147,23 @@ export function handleSummary(data) {
 }
 
 /** Runs one generated script through `node <CLI> run`; figures come from its handleSummary and /proc. */
-async function runRunner(url: string, rate: number, seconds: number, big = false): Promise<RunnerFigures> {
+async function runRunner(
+  mode: HttpMode,
+  url: string,
+  rate: number,
+  seconds: number,
+  big = false,
+): Promise<RunnerFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
   try {
     const file = join(dir, 'script.js');
     const figuresFile = join(dir, 'figures.json');
     const vus = vusFor(rate);
-    writeFileSync(file, script({ url, rate, seconds, vus, big, figures: figuresFile }));
+    writeFileSync(file, script({ url, mode, rate, seconds, vus, big, figures: figuresFile }));
     // With node flags (profiling, GC tracing) the runner's own output is what the user wants to see.
     const stdout = NODE_ARGS.length > 0 ? 'inherit' : 'ignore';
-    const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', file], {
+    const flags = mode === 'async' ? ['--vu-threads', String(VU_THREADS)] : [];
+    const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...flags, file], {
       stdio: ['ignore', stdout, 'pipe'],
     });
     const cpu = new CpuSampler(child.pid ?? 0);
@@ -202,44 +225,53 @@ async function main(): Promise<void> {
       `   a thread sleeping 1 ms (Atomics.wait, as a VU waits for its start) wakes late by p50 ${ms(overshoot.p50)}, p99 ${ms(overshoot.p99)}\n`,
     );
 
-    console.log(`1. fixed open-model rate ${RATE}/s for ${SECONDS}s`);
-    const fixedAc = await autocannon(url, SECONDS, CONNECTIONS, RATE);
-    const r1 = await runRunner(url, RATE, SECONDS);
-    console.log(
-      `   autocannon: achieved ${fixedAc.rate.toFixed(1)}/s  p50 ${ms(fixedAc.p50)}  p99 ${ms(fixedAc.p99)}`,
-    );
-    console.log(
-      `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs; CPU ${us(r1.cpuUs)} and ${sw(r1.switches)} thread wake-ups per iteration)`,
-    );
-    console.log(`   p50 ratio runner/autocannon: ${(r1.p50 / fixedAc.p50).toFixed(2)}x (target <= 1.2x)\n`);
-
-    console.log(
-      `2. highest constant-arrival rate with 0 dropped (${STEP_SECONDS}s per step after ${WARMUP_SECONDS}s warm-up; VUs = rate x ${EXPECTED_MS} ms x ${VU_MARGIN}, at least ${MIN_VUS})`,
-    );
-    // Every step runs (a drop at one rate can be a stall of the machine) until the achieved rate falls below half the
-    // asked one; the figures are the highest rate with 0 dropped and the highest achieved rate.
-    let best = 0;
-    let achieved = 0;
-    for (const rate of STEPS) {
-      const r = await runRunner(url, rate, STEP_SECONDS);
+    for (const mode of MODES) {
       console.log(
-        `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, I/O-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration`,
+        mode === 'sync'
+          ? 'sync: `http.get(url)` (the VU thread blocks; the request is served on the HTTP I/O thread)\n'
+          : `async: \`await http.asyncRequest('GET', url)\` with --vu-threads ${VU_THREADS} (VUs share ${VU_THREADS} thread(s) and serve their own requests)\n`,
       );
-      achieved = Math.max(achieved, r.rate);
-      if (r.dropped === 0) best = rate;
-      if (r.rate < rate / 2) break;
-    }
-    const ratio = (v: number, c: Ceiling) => `${(v / c.rate).toFixed(2)}x`;
-    console.log(`   highest sustained with 0 dropped: ${best}/s (target >= 10000/s)`);
-    console.log(
-      `   highest achieved: ${achieved.toFixed(1)}/s = ${ratio(achieved, ac)} autocannon's ceiling, ${ratio(achieved, raw)} raw undici's\n`,
-    );
+      console.log(`${mode}: 1. fixed open-model rate ${RATE}/s for ${SECONDS}s`);
+      const fixedAc = await autocannon(url, SECONDS, CONNECTIONS, RATE);
+      const r1 = await runRunner(mode, url, RATE, SECONDS);
+      console.log(
+        `   autocannon: achieved ${fixedAc.rate.toFixed(1)}/s  p50 ${ms(fixedAc.p50)}  p99 ${ms(fixedAc.p99)}`,
+      );
+      console.log(
+        `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs; CPU ${us(r1.cpuUs)} and ${sw(r1.switches)} thread wake-ups per iteration)`,
+      );
+      console.log(`   p50 ratio runner/autocannon: ${(r1.p50 / fixedAc.p50).toFixed(2)}x (target <= 1.2x)\n`);
 
-    console.log(`3. start lag while another VU sends 30 MB bodies (${LAG_RATE}/s GETs for ${LAG_SECONDS}s)`);
-    const r3 = await runRunner(url, LAG_RATE, LAG_SECONDS, true);
-    console.log(
-      `   iteration start lag p99 ${ms(r3.lagP99)} (target < 2 ms); small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, I/O thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}`,
-    );
+      console.log(
+        `${mode}: 2. highest constant-arrival rate with 0 dropped (${STEP_SECONDS}s per step after ${WARMUP_SECONDS}s warm-up; VUs = rate x ${EXPECTED_MS} ms x ${VU_MARGIN}, at least ${MIN_VUS})`,
+      );
+      // Every step runs (a drop at one rate can be a stall of the machine) until the achieved rate falls below half the
+      // asked one; the figures are the highest rate with 0 dropped and the highest achieved rate.
+      let best = 0;
+      let achieved = 0;
+      for (const rate of STEPS) {
+        const r = await runRunner(mode, url, rate, STEP_SECONDS);
+        console.log(
+          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, I/O-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration`,
+        );
+        achieved = Math.max(achieved, r.rate);
+        if (r.dropped === 0) best = rate;
+        if (r.rate < rate / 2) break;
+      }
+      const ratio = (v: number, c: Ceiling) => `${(v / c.rate).toFixed(2)}x`;
+      console.log(`   highest sustained with 0 dropped: ${best}/s (target >= 10000/s)`);
+      console.log(
+        `   highest achieved: ${achieved.toFixed(1)}/s = ${ratio(achieved, ac)} autocannon's ceiling, ${ratio(achieved, raw)} raw undici's\n`,
+      );
+
+      console.log(
+        `${mode}: 3. start lag while another VU sends 30 MB bodies (${LAG_RATE}/s GETs for ${LAG_SECONDS}s)`,
+      );
+      const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, true);
+      console.log(
+        `   iteration start lag p99 ${ms(r3.lagP99)} (target < 2 ms); small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, I/O thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}`,
+      );
+    }
     console.log(`\nload average at end: ${load()}`);
   } finally {
     proc.stdin?.end();

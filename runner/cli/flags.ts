@@ -14,6 +14,7 @@ export interface ParsedRun {
   summaryExport?: string;
   summaryMode?: 'compact' | 'full' | 'disabled';
   noThresholds?: boolean;
+  vuThreads?: number;
   includeSystemEnvVars?: boolean;
   quiet: boolean;
   noColor?: boolean;
@@ -212,6 +213,14 @@ export const RUN_FLAGS: Flag[] = [
     arg: 'optional',
     description: 'log HTTP requests and responses (=full adds bodies)',
     apply: opt('httpDebug', (v) => (v === 'full' ? 'full' : 'headers')),
+  },
+  {
+    name: 'vu-threads',
+    arg: 'value',
+    description: 'bench: host the VUs on N shared threads, async APIs only (highest rates; runner/README.md)',
+    apply: (r, v) => {
+      r.vuThreads = int(v, 'vu-threads');
+    },
   },
   {
     name: 'insecure-skip-tls-verify',

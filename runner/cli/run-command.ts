@@ -13,6 +13,12 @@ function envBool(v: string | undefined): boolean | undefined {
   return !['0', 'false', 'f', 'no', ''].includes(v.toLowerCase());
 }
 
+function envInt(v: string | undefined, name: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (!/^\d+$/.test(v)) throw usageError(`${name} must be a whole number, got "${v}"`);
+  return Number(v);
+}
+
 export async function runCommand(argv: string[]): Promise<number> {
   const flags = parseRunFlags(argv);
   if (flags.help) {
@@ -71,6 +77,7 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
     summaryExport: flags.summaryExport ?? env.K6_SUMMARY_EXPORT,
     summaryMode,
     noThresholds: flags.noThresholds ?? envBool(env.K6_NO_THRESHOLDS) ?? false,
+    vuThreads: flags.vuThreads ?? envInt(env.BENCH_VU_THREADS, 'BENCH_VU_THREADS') ?? 0,
     quiet: flags.quiet,
     noColor,
     logger,

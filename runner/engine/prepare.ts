@@ -36,6 +36,8 @@ export interface PrepareInput {
   includeSystemEnvVars: boolean;
   configFile?: string;
   noThresholds: boolean;
+  /** bench `--vu-threads N` (BENCH_VU_THREADS): VUs hosted on N shared threads; 0: one thread per VU (k6's model). */
+  vuThreads?: number;
   logger: Logger;
 }
 
@@ -147,7 +149,7 @@ export async function prepareRun(
       EXIT_GENERIC_ERROR,
     );
   }
-  const script = await loadScript(input.scriptPath);
+  const script = await loadScript(input.scriptPath, { hosted: (input.vuThreads ?? 0) > 0 });
   try {
     return await prepareLoaded(input, events, script, env);
   } catch (error) {

@@ -11,31 +11,44 @@ import type { Logger } from './logger';
 export interface RealmEvents {
   aggregator: Aggregator;
   logger: Logger;
-  onAbort(message: string): void;
+  /** `code`: the exit code when it is not 108 (exec.test.abort). */
+  onAbort(message: string, code?: number): void;
   onTestFail(message: string): void;
 }
 
 type Reply = Exclude<RealmToMain, SampleBatch | { type: 'log' } | { type: 'abort' } | { type: 'testFail' }>;
 
+/** What a handle talks to: a realm's own worker thread, or a hosted VU's slot on a shared thread (vu-host.ts). */
+export interface RealmLink {
+  postMessage(message: MainToRealm): void;
+  on(event: 'message', listener: (message: RealmToMain | SampleBatch) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  once(event: 'exit', listener: (code: number) => void): unknown;
+  terminate(): Promise<unknown>;
+}
+
+/** A realm in its own worker thread (runner/vu.worker.ts). */
+export function workerLink(data: RealmData, transfer: TransferListItem[]): RealmLink {
+  return new Worker(workerUrl('vu.worker'), { workerData: data, transferList: transfer });
+}
+
 export class RealmHandle {
-  readonly worker: Worker;
   private waiters: Array<{ types: string[]; resolve: (m: Reply) => void; reject: (e: Error) => void }> = [];
   private exited = false;
   private exitError: Error | undefined;
 
   constructor(
     readonly id: string,
-    data: RealmData,
-    transfer: TransferListItem[],
+    readonly link: RealmLink,
     private readonly events: RealmEvents,
   ) {
-    this.worker = new Worker(workerUrl('vu.worker'), { workerData: data, transferList: transfer });
-    this.worker.on('message', (m: RealmToMain | SampleBatch) => this.route(m));
-    this.worker.on('error', (error) => {
+    this.link.on('message', (m: RealmToMain | SampleBatch) => this.route(m));
+    this.link.on('error', (error) => {
       this.exitError = error;
       this.events.logger.error(`${id}: ${error.stack ?? error.message}`);
     });
-    this.worker.on('exit', (code) => {
+    this.link.on('exit', (code) => {
       this.exited = true;
       const error = this.exitError ?? new Error(`${id} realm exited (code ${code})`);
       for (const w of this.waiters) w.reject(error);
@@ -53,7 +66,7 @@ export class RealmHandle {
         this.events.logger.log(m.level, m.message, m.fields);
         return;
       case 'abort':
-        this.events.onAbort(m.message);
+        this.events.onAbort(m.message, m.code);
         return;
       case 'testFail':
         this.events.onTestFail(m.message);
@@ -73,7 +86,7 @@ export class RealmHandle {
   }
 
   post(message: MainToRealm): void {
-    if (!this.exited) this.worker.postMessage(message);
+    if (!this.exited) this.link.postMessage(message);
   }
 
   get alive(): boolean {
@@ -81,7 +94,7 @@ export class RealmHandle {
   }
 
   async terminate(): Promise<void> {
-    if (!this.exited) await this.worker.terminate();
+    if (!this.exited) await this.link.terminate();
   }
 }
 
@@ -92,11 +105,10 @@ export class VuHandle extends RealmHandle {
   constructor(
     readonly vuId: number,
     readonly signal: Int32Array,
-    data: RealmData,
-    transfer: TransferListItem[],
+    link: RealmLink,
     events: RealmEvents,
   ) {
-    super(`vu${vuId}`, data, transfer, events);
+    super(`vu${vuId}`, link, events);
   }
 
   /** Starts an activation; resolves with the number of iterations it did not start (per-vu-iterations). */

@@ -3,7 +3,7 @@
 import type { TransferListItem } from 'node:worker_threads';
 import { newInt32Block, SIGNAL_WORDS } from '../control-block';
 import type { RealmData, RealmMode, RealmToMain } from '../vu/wire';
-import { type RealmEvents, RealmHandle } from './realm-handle';
+import { type RealmEvents, RealmHandle, workerLink } from './realm-handle';
 
 export type TransientReply =
   | Extract<RealmToMain, { type: 'init0' } | { type: 'result' } | { type: 'initError' }>
@@ -20,7 +20,7 @@ export async function runTransientRealm(
   const transfer: TransferListItem[] = template.httpPort ? [template.httpPort] : [];
   let abortMessage: string | undefined;
   let abortNow: (() => void) | undefined;
-  const realm = new RealmHandle(mode, { ...template, mode, vuId: 0, signal }, transfer, {
+  const realm = new RealmHandle(mode, workerLink({ ...template, mode, vuId: 0, signal }, transfer), {
     ...events,
     onAbort: (message) => {
       abortMessage = message;

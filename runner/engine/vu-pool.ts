@@ -6,7 +6,8 @@ import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
 import type { HttpIoPool } from '../http/io-pool';
 import type { RealmData } from '../vu/wire';
-import { type RealmEvents, VuHandle } from './realm-handle';
+import { type RealmEvents, type RealmLink, VuHandle, workerLink } from './realm-handle';
+import { VuHost } from './vu-host';
 
 /**
  * How long a scenario start waits for planned VUs still finishing the scenario before it (k6 waits for a planned VU
@@ -21,12 +22,30 @@ export class VuPool {
   readonly all: VuHandle[] = [];
   private nextId = 1;
 
+  /** VU host threads (`--vu-threads`), started as VUs need them. */
+  private readonly hosts: VuHost[] = [];
+
+  /**
+   * `hosting`: with a script path and a thread count, VUs share that many host threads (runner/vu-host.worker.ts)
+   * instead of getting one thread each.
+   */
   constructor(
     private readonly template: Omit<RealmData, 'mode' | 'vuId' | 'signal' | 'httpPort'>,
     private readonly events: RealmEvents,
     private readonly http: HttpIoPool | undefined,
     private readonly instance: Int32Array,
+    private readonly hosting?: { scriptPath: string; threads: number },
   ) {}
+
+  /** The host thread for a new VU: a new one until there are `threads`, then the one with the fewest VUs. */
+  private hostFor(hosting: { scriptPath: string; threads: number }): VuHost {
+    if (this.hosts.length < hosting.threads) {
+      const host = new VuHost(hosting.scriptPath);
+      this.hosts.push(host);
+      return host;
+    }
+    return this.hosts.reduce((a, b) => (b.size < a.size ? b : a));
+  }
 
   get initialized(): number {
     return this.all.filter((v) => v.alive).length;
@@ -36,11 +55,17 @@ export class VuPool {
   async spawn(): Promise<VuHandle> {
     const vuId = this.nextId++;
     const signal = newInt32Block(SIGNAL_WORDS);
-    const transfer: TransferListItem[] = [];
-    const httpPort = this.http?.connectVu(vuId);
-    if (httpPort) transfer.push(httpPort);
-    const data: RealmData = { ...this.template, mode: 'vu', vuId, signal, httpPort };
-    const vu = new VuHandle(vuId, signal, data, transfer, this.events);
+    let link: RealmLink;
+    if (this.hosting) {
+      // Hosted VUs serve their async requests on their own thread and cannot make sync ones: no I/O port.
+      link = this.hostFor(this.hosting).spawn({ ...this.template, mode: 'vu', vuId, signal });
+    } else {
+      const transfer: TransferListItem[] = [];
+      const httpPort = this.http?.connectVu(vuId);
+      if (httpPort) transfer.push(httpPort);
+      link = workerLink({ ...this.template, mode: 'vu', vuId, signal, httpPort }, transfer);
+    }
+    const vu = new VuHandle(vuId, signal, link, this.events);
     const reply = await vu
       .next('ready', 'initError')
       .catch((e: Error) => ({ type: 'initError' as const, message: e.message }));
@@ -107,12 +132,13 @@ export class VuPool {
           new Promise<void>((resolve) => {
             if (!vu.alive) return resolve();
             const t = setTimeout(() => void vu.terminate().then(() => resolve()), 2000);
-            vu.worker.once('exit', () => {
+            vu.link.once('exit', () => {
               clearTimeout(t);
               resolve();
             });
           }),
       ),
     );
+    await Promise.all(this.hosts.map((host) => host.close()));
   }
 }

@@ -1,13 +1,23 @@
 // Entry of an HTTP I/O worker thread: receives one MessagePort per VU from HttpIoPool and serves that VU's requests
 // on its own connection pool (runner/http/vu-connection.ts).
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { LoopLagProbe } from '../metrics/loop-lag';
 import { VuConnection } from './vu-connection';
-import type { IoControlMessage, IoStatusMessage, IoWorkerData } from './wire';
+import type { IoControlMessage, IoStatusMessage, IoWorkerData, VuToIoMessage } from './wire';
 
 if (!parentPort) throw new Error('http-io.worker must run as a worker thread');
 const control = parentPort;
-const connections = new Set<VuConnection>();
+const connections = new Map<VuConnection, MessagePort>();
+
+/** Serves one VU's port; when the VU side goes away (its thread ended) the pool's sockets are closed. */
+function serve(port: MessagePort): void {
+  const connection = new VuConnection((reply, transfer) => port.postMessage(reply, transfer));
+  connections.set(connection, port);
+  port.on('message', (message: VuToIoMessage) => connection.handle(message));
+  port.once('close', () => {
+    void connection.close().then(() => connections.delete(connection));
+  });
+}
 
 // This thread's event-loop lag, published every 100 ms as a running maximum the main thread takes once a second.
 // A 10 ms probe resolution keeps the probe's own wake-ups rare on this busy thread.
@@ -24,9 +34,14 @@ function post(message: IoStatusMessage): void {
 
 control.on('message', async (message: IoControlMessage) => {
   if (message.t === 'vu') {
-    connections.add(new VuConnection(message.port, (c) => connections.delete(c)));
+    serve(message.port);
   } else if (message.t === 'close') {
-    await Promise.all([...connections].map((c) => c.close()));
+    await Promise.all(
+      [...connections].map(async ([connection, port]) => {
+        await connection.close();
+        port.close();
+      }),
+    );
     connections.clear();
     post({ t: 'closed' });
     control.close();

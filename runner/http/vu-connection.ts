@@ -1,8 +1,8 @@
-// One VU's side of the HTTP I/O worker: its own undici keep-alive pool (k6 never shares connections between VUs),
-// the requests in flight on it, and the replies posted back (waking the VU when it blocks on them).
+// One VU's HTTP connection pool and the requests in flight on it: its own undici keep-alive pool (k6 never shares
+// connections between VUs), served either on an HTTP I/O worker (replies posted back through the VU's port, waking
+// the VU when it blocks on them) or on the VU's own thread (runner/http/local-io.ts, async requests only).
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import type { MessagePort } from 'node:worker_threads';
 import { Agent, Client, Pool } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
@@ -48,6 +48,9 @@ function protocolAwareClient(origin: URL, options: object): Client {
   return client;
 }
 
+/** Where replies go: the VU's port (I/O worker) or straight to the waiting promise (VU thread). */
+export type ReplySink = (reply: ReplyMessage, transfer: ArrayBuffer[]) => void;
+
 export class VuConnection {
   private signal: Int32Array | undefined;
   private agent: Agent | undefined;
@@ -58,18 +61,9 @@ export class VuConnection {
   private readonly releases = new Map<number, () => void>();
   private sharedBuffer: SharedArrayBuffer | undefined;
 
-  /** `onClosed` runs when the VU side goes away (its thread ended): the pool's sockets are closed then. */
-  constructor(
-    private readonly port: MessagePort,
-    onClosed: (connection: VuConnection) => void,
-  ) {
-    port.on('message', (message: VuToIoMessage) => this.handle(message));
-    port.once('close', () => {
-      void this.close().then(() => onClosed(this));
-    });
-  }
+  constructor(private readonly sink: ReplySink) {}
 
-  private handle(message: VuToIoMessage): void {
+  handle(message: VuToIoMessage): void {
     switch (message.t) {
       case 'req':
         this.start(message);
@@ -187,7 +181,7 @@ export class VuConnection {
       reply.requestBody = request.body;
       transfer = [...reply.body, request.body];
     }
-    this.port.postMessage(reply, transfer);
+    this.sink(reply, transfer);
     if (request.wake && this.signal) {
       Atomics.store(this.signal, SIGNAL_WAKE, 1);
       Atomics.notify(this.signal, SIGNAL_WAKE);
@@ -205,7 +199,6 @@ export class VuConnection {
     for (const exchange of this.inFlight.values()) exchange.cancel();
     this.inFlight.clear();
     for (const id of [...this.releases.keys()]) this.release(id);
-    this.port.close();
     const agent = this.agent;
     this.agent = undefined;
     await agent?.destroy().catch(() => {});

@@ -1,12 +1,13 @@
 // The k6/http state of one VU realm (its jar, its response callback, its channel to the I/O worker) and the three
 // ways a script sends requests: blocking (get/post/.../request), batch, and asyncRequest.
-import type { ModuleHost } from '../modules/module-host';
+import { HostedBlockingError, type ModuleHost } from '../modules/module-host';
 import { batchItem, runBatch } from './batch';
 import { CookieJar } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
 import { type HttpTagFlags, httpTagFlags } from './http-samples';
 import { IoChannel } from './io-channel';
+import { LocalIo } from './local-io';
 import { type EncodedBody, encodeBody, encodeBodyShared, moveToShared } from './request-body';
 import { type FlowContext, RequestFlow } from './request-flow';
 import { normaliseParams, RequestParamsError } from './request-params';
@@ -22,6 +23,8 @@ export class VuHttp implements FlowContext {
   /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
   private readonly targets = new Map<string, RequestTarget>();
   private channel: IoChannel | undefined;
+  /** asyncRequest's pool on this thread (hosted VUs); undefined until the first one. */
+  private local: LocalIo | undefined;
   /** Large bodies of sync calls (one request at a time) go through this buffer; batch and async ones are transferred. */
   private readonly sharedBody = new SharedBodyBuffer();
 
@@ -34,7 +37,11 @@ export class VuHttp implements FlowContext {
     host.onIterationEnd(() => {
       // Only an interrupted iteration ends with async requests in flight: nobody will read their replies.
       this.channel?.cancelAll();
-      if (options.noVUConnectionReuse) this.channel?.closeIdleConnections();
+      this.local?.cancelAll();
+      if (options.noVUConnectionReuse) {
+        this.channel?.closeIdleConnections();
+        this.local?.closeIdleConnections();
+      }
     });
   }
 
@@ -52,6 +59,7 @@ export class VuHttp implements FlowContext {
       throw new Error('Making http requests in the init context is not supported');
     const flow = this.prepare(method, url, body, params, this.sharedBody);
     if (flow instanceof Response) return flow;
+    if (this.host.hosted) throw new HostedBlockingError(`http.${method.toLowerCase()}()`);
     const channel = this.io();
     for (;;) {
       const id = channel.sendBlocking(flow.next());
@@ -72,7 +80,7 @@ export class VuHttp implements FlowContext {
       return Promise.reject(err);
     }
     if (flow instanceof Response) return Promise.resolve(flow);
-    const channel = this.io();
+    const channel = this.host.hosted ? this.localIo() : this.io();
     const ready = flow;
     const run = async (): Promise<Response> => {
       for (;;) {
@@ -102,7 +110,10 @@ export class VuHttp implements FlowContext {
       return prepared;
     });
     const pending = flows.flatMap((flow, i) => (flow ? [{ index: i, flow }] : []));
-    if (pending.length > 0) runBatch(this.io(), pending, results, this.host.httpOptions);
+    if (pending.length > 0) {
+      if (this.host.hosted) throw new HostedBlockingError('http.batch()');
+      runBatch(this.io(), pending, results, this.host.httpOptions);
+    }
     if (Array.isArray(requests)) return results;
     const byKey: Record<string, Response> = {};
     keys.forEach((key, i) => {
@@ -166,6 +177,18 @@ export class VuHttp implements FlowContext {
       this.targets.set(key, target);
     }
     return target;
+  }
+
+  private localIo(): LocalIo {
+    if (!this.local) {
+      const options = this.host.httpOptions;
+      this.local = new LocalIo({
+        signal: this.host.signal,
+        insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+        noConnectionReuse: options.noConnectionReuse,
+      });
+    }
+    return this.local;
   }
 
   private io(): IoChannel {

@@ -1,7 +1,7 @@
 // The `k6/execution` module: scenario, instance, vu and test facts and controls for the current realm.
 import { IN_COMPLETED, IN_INTERRUPTED, IN_VUS_ACTIVE, IN_VUS_INITIALIZED, nowMs } from '../control-block';
 import { TestAbort } from '../vu/interruption';
-import { post, type VuRuntime } from '../vu/runtime';
+import type { VuRuntime } from '../vu/runtime';
 
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object') {
@@ -132,7 +132,7 @@ export function createExecutionModule(rt: VuRuntime) {
     fail(message?: string): void {
       const msg = message ?? '';
       rt.log('error', `test marked as failed${msg ? `: ${msg}` : ''}`);
-      post({ type: 'testFail', message: msg });
+      rt.post({ type: 'testFail', message: msg });
     },
     get options() {
       return options;

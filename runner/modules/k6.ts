@@ -94,7 +94,8 @@ export function createK6Module(rt: VuRuntime) {
   }
 
   function randomSeed(seed: number): void {
-    Math.random = seeded(Math.trunc(Number(seed)));
+    // The script's own Math (a hosted VU's vm context has its own).
+    (rt.global.Math as Math).random = seeded(Math.trunc(Number(seed)));
   }
 
   return { check, group, sleep, fail, randomSeed };

@@ -38,6 +38,16 @@ export interface HttpModuleOptions {
   httpDebug: '' | 'headers' | 'full';
 }
 
+/** A call that would block a thread other VUs share (`--vu-threads`). */
+export class HostedBlockingError extends Error {
+  override name = 'HostedBlockingError';
+  constructor(call: string) {
+    super(
+      `${call} blocks its thread, and with --vu-threads VUs share threads: use the async forms (await http.asyncRequest(...), await new Promise((r) => setTimeout(r, ms)) for sleep), or run without --vu-threads`,
+    );
+  }
+}
+
 /** Indexes into ModuleHost.signal. */
 export const SIGNAL_WAKE = 0;
 export const SIGNAL_INTERRUPT = 1;
@@ -65,6 +75,8 @@ export interface ModuleHost {
   readonly signal: Int32Array;
   /** Throws the core's interruption sentinel if the current iteration was interrupted (never catch it). */
   throwIfInterrupted(): void;
+  /** True when the VU shares its thread with other VUs (`--vu-threads`): blocking calls must throw HostedBlockingError. */
+  readonly hosted: boolean;
   /** Channel to this VU's HTTP I/O worker (runner/http/io-pool.ts); undefined in realms that cannot send requests. */
   readonly httpPort: MessagePort | undefined;
   /** Keeps the iteration alive until the promise settles (async requests, timers): k6 ends an iteration only when

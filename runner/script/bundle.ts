@@ -7,7 +7,13 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
-import { REMOTE_MODULES, unsupportedReason, virtualModuleSource } from './k6-modules';
+import {
+  HOSTED_EXPORTS,
+  REMOTE_MODULES,
+  TIMERS_GLOBAL,
+  unsupportedReason,
+  virtualModuleSource,
+} from './k6-modules';
 
 export interface LoadedScript {
   /** Absolute path of the entry script. */
@@ -16,11 +22,25 @@ export interface LoadedScript {
   dir: string;
   /** file: URL of the bundled ES module every realm imports. */
   bundleUrl: string;
+  /** The same script as a classic script, for hosted VUs (`--vu-threads`); undefined without it. */
+  hostedScriptPath?: string;
   /** Removes the temporary bundle. */
   dispose(): void;
 }
 
 const NAMESPACE = 'bench-k6';
+
+/**
+ * The script's timer globals are k6/timers (they keep its iteration open), bound in the bundle rather than by
+ * replacing the thread's globals: Node code on the same thread (undici, serving --vu-async-io requests) needs
+ * Node's own timers, with unref/refresh.
+ */
+const TIMER_DEFINES = Object.fromEntries(
+  ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'].flatMap((name) => [
+    [name, `${TIMERS_GLOBAL}.${name}`],
+    [`globalThis.${name}`, `${TIMERS_GLOBAL}.${name}`],
+  ]),
+);
 
 function k6Plugin(problems: string[]): esbuild.Plugin {
   return {
@@ -42,45 +62,80 @@ function k6Plugin(problems: string[]): esbuild.Plugin {
   };
 }
 
-export async function loadScript(scriptPath: string): Promise<LoadedScript> {
+/** Bundles `path` to `outfile`'s text; the k6 plugin collects unsupported imports in `problems`. */
+async function bundle(
+  path: string,
+  outfile: string,
+  problems: string[],
+  format: 'esm' | 'iife',
+): Promise<string> {
+  const result = await esbuild.build({
+    entryPoints: [path],
+    // The bundle's eventual location, so source map paths resolve back to the original files in stack traces.
+    outfile,
+    bundle: true,
+    write: false,
+    format,
+    // The classic script hosted VUs evaluate in their vm contexts leaves its exports in this global.
+    globalName: format === 'iife' ? HOSTED_EXPORTS : undefined,
+    platform: 'neutral',
+    target: 'es2022',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+    plugins: [k6Plugin(problems)],
+    define: TIMER_DEFINES,
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
+ * Bundles the script for the realms: an ES module for thread-per-VU realms and, with `hosted` (`--vu-threads`), also
+ * a classic script for the vm contexts of hosted VUs.
+ */
+export async function loadScript(
+  scriptPath: string,
+  options: { hosted?: boolean } = {},
+): Promise<LoadedScript> {
   const path = resolve(scriptPath);
   const problems: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
-  const file = join(dir, `${basename(path).replace(/\.[cm]?[jt]s$/, '')}.mjs`);
+  const name = basename(path).replace(/\.[cm]?[jt]s$/, '');
+  const file = join(dir, `${name}.mjs`);
+  const hostedFile = join(dir, `${name}.hosted.js`);
   const fail = (message: string): never => {
     rmSync(dir, { recursive: true, force: true });
     throw new BenchError(message, EXIT_SCRIPT_EXCEPTION);
   };
-  let code = '';
-  try {
-    const result = await esbuild.build({
-      entryPoints: [path],
-      // The bundle's eventual location, so source map paths resolve back to the original files in stack traces.
-      outfile: file,
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      sourcemap: 'inline',
-      logLevel: 'silent',
-      plugins: [k6Plugin(problems)],
-    });
-    code = result.outputFiles[0].text;
-  } catch (error) {
+  const failure = (error: unknown, what: string): never => {
     if (problems.length > 0) fail(problems.join('\n'));
-    const failure = error as esbuild.BuildFailure;
-    const messages = failure.errors?.map((e) =>
+    const messages = (error as esbuild.BuildFailure).errors?.map((e) =>
       e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text,
     );
-    fail(`could not load script ${scriptPath}: ${messages?.join('; ') ?? String(error)}`);
+    return fail(`${what}: ${messages?.join('; ') ?? String(error)}`);
+  };
+  let code = '';
+  try {
+    code = await bundle(path, file, problems, 'esm');
+  } catch (error) {
+    failure(error, `could not load script ${scriptPath}`);
   }
   if (problems.length > 0) fail([...new Set(problems)].join('\n'));
   writeFileSync(file, code);
+  if (options.hosted) {
+    try {
+      writeFileSync(hostedFile, await bundle(path, hostedFile, problems, 'iife'));
+    } catch (error) {
+      failure(
+        error,
+        `could not load script ${scriptPath} for --vu-threads (VUs sharing threads run it as a classic script)`,
+      );
+    }
+  }
   return {
     path,
     dir: dirname(path),
     bundleUrl: pathToFileURL(file).href,
+    hostedScriptPath: options.hosted ? hostedFile : undefined,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -1,6 +1,12 @@
 // The table of k6 imports the runner provides, with each module's named exports; anything else fails before the
 // run (exit 107) with a message naming the import.
 
+/** The realm global holding k6/timers, which the bundle's timer globals are bound to (runner/script/bundle.ts). */
+export const TIMERS_GLOBAL = '__bench_k6_timers';
+
+/** Where the classic-script bundle for hosted VUs (`--vu-threads`) leaves the script's exports. */
+export const HOSTED_EXPORTS = '__bench_k6_exports';
+
 /** Supported module id -> named exports (the default export is always the module object). */
 export const K6_MODULES: Record<string, readonly string[]> = {
   k6: ['check', 'group', 'sleep', 'fail', 'randomSeed'],

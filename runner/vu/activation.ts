@@ -21,6 +21,46 @@ const setupCache = new Map<string, unknown>();
 /** Longest idle wait while samples are buffered, so they reach the main thread within about 100 ms. */
 const FLUSH_WAIT_MS = 50;
 
+/**
+ * Longest timer wait of a hosted VU before it looks at the scenario's stop word again (a thread-per-VU VU is woken by
+ * the word's notify; a timer is not).
+ */
+const HOSTED_STOP_CHECK_MS = 25;
+
+/** A hosted VU's timer waits end this early; the rest is spun on setImmediate (Node's timers fire up to 1 ms late). */
+const HOSTED_SPIN_MS = 1;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until `due` (epoch ms) or until `stopped()`: a thread-per-VU VU blocks on the scenario's stop word, a hosted
+ * VU (sharing its thread) awaits timers and spins the last millisecond on setImmediate, serving other VUs meanwhile.
+ */
+function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promise<void> {
+  let now = nowMs();
+  if (!rt.hosted) {
+    while (now < due && Atomics.load(block, SC_STOP) === 0) {
+      rt.flushIfStale();
+      const wait = Math.min(due - now, rt.encoder.size > 0 ? FLUSH_WAIT_MS : 1000);
+      Atomics.wait(block, SC_STOP, 0, wait);
+      now = nowMs();
+    }
+    return;
+  }
+  if (now >= due) return;
+  return (async () => {
+    while (now < due && Atomics.load(block, SC_STOP) === 0) {
+      rt.flushIfStale();
+      const left = due - now;
+      await (left > HOSTED_SPIN_MS
+        ? after(Math.min(left - HOSTED_SPIN_MS, HOSTED_STOP_CHECK_MS))
+        : nextTurn());
+      now = nowMs();
+    }
+  })();
+}
+
 /** Setup data is parsed once per VU (at its first use) and the same object is passed to later iterations. */
 function setupDataFor(json: string | undefined): unknown {
   if (json === undefined) return undefined;
@@ -45,6 +85,12 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
     rt.iterationInInstance = index;
     Atomics.add(block, SC_BUSY, 1);
     const r = runIteration(rt, ctx);
+    // A hosted VU gives the thread's other VUs and its sockets a turn after every iteration, even one that finished
+    // in microtasks.
+    if (rt.hosted)
+      return Promise.resolve(r)
+        .finally(() => Atomics.sub(block, SC_BUSY, 1))
+        .then(nextTurn);
     if (r instanceof Promise) return r.finally(() => Atomics.sub(block, SC_BUSY, 1));
     Atomics.sub(block, SC_BUSY, 1);
     return r;
@@ -95,14 +141,10 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
             Atomics.add(block, SC_PENDING, 1);
           continue;
         }
-        let now = nowMs();
-        while (now < due && Atomics.load(block, SC_STOP) === 0) {
-          rt.flushIfStale();
-          const wait = Math.min(due - now, rt.encoder.size > 0 ? FLUSH_WAIT_MS : 1000);
-          Atomics.wait(block, SC_STOP, 0, wait);
-          now = nowMs();
-        }
+        const waited = waitUntil(rt, block, due);
+        if (waited) await waited;
         if (Atomics.load(block, SC_STOP) !== 0) break;
+        const now = nowMs();
         rt.emit([{ metric: 'bench_iteration_start_lag', time: now, value: now - due, tags: lagTags }]);
         const r = one(index);
         if (r instanceof Promise) await r;

@@ -2,6 +2,7 @@
 // promises, timers), and emits k6's per-iteration samples (data_sent, data_received, iteration_duration,
 // iterations). Sync iterations finish without yielding to the event loop, which keeps the hot path short.
 import { IN_COMPLETED, IN_INTERRUPTED, nowMs, SC_COMPLETED, SC_INTERRUPTED } from '../control-block';
+import { HostedBlockingError } from '../modules/module-host';
 import { IterationInterrupted, TestAbort } from './interruption';
 import type { VuRuntime } from './runtime';
 import { scriptStack } from './script-stack';
@@ -21,7 +22,8 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 /** Logs a script exception the way k6 does (level error, source=stacktrace) and returns "completed". */
 function outcomeOf(rt: VuRuntime, error: unknown): Outcome {
   if (error instanceof IterationInterrupted) return 'interrupted';
-  if (error instanceof TestAbort) throw error;
+  // A blocking call on a shared thread is the script's incompatibility with --vu-threads: the run stops (107).
+  if (error instanceof TestAbort || error instanceof HostedBlockingError) throw error;
   if (rt.interrupted()) return 'interrupted';
   const text = error instanceof Error ? scriptStack(error) : String(error);
   const fields: Record<string, string> = { source: 'stacktrace' };
@@ -99,7 +101,7 @@ async function settle(
 export function runIteration(rt: VuRuntime, ctx: IterationContext): Outcome | Promise<Outcome> {
   rt.iteration++;
   rt.iterationInScenario++;
-  (globalThis as Record<string, unknown>).__ITER = rt.iteration;
+  rt.global.__ITER = rt.iteration;
   rt.group = '';
   rt.invalidateTags();
   rt.iterationStarted();

@@ -2,7 +2,9 @@
 // table behind the bundle's `k6` imports, then evaluates the script (its init code).
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type Context, createContext, runInContext, type Script } from 'node:vm';
 import { createRealmModules, type RealmModules } from '../modules/index';
+import { HOSTED_EXPORTS, TIMERS_GLOBAL } from '../script/k6-modules';
 import { formatConsoleArgs } from './console-format';
 import type { VuRuntime } from './runtime';
 
@@ -13,12 +15,12 @@ export interface Realm {
 }
 
 function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string, string>): void {
-  const g = globalThis as Record<string | symbol, unknown>;
+  const g = rt.global as Record<string | symbol, unknown>;
   g[Symbol.for('bench.k6.require')] = (id: string) => modules.require(id);
   g.__ENV = env;
   g.__VU = rt.vuId;
   g.__ITER = 0;
-  g.global = globalThis;
+  g.global = g;
   const log =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) =>
@@ -30,11 +32,11 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
     warn: log('warn'),
     error: log('error'),
   };
-  const timers = modules.timers;
-  g.setTimeout = timers.setTimeout;
-  g.clearTimeout = timers.clearTimeout;
-  g.setInterval = timers.setInterval;
-  g.clearInterval = timers.clearInterval;
+  // The bundle reads its timer globals from here (runner/script/bundle.ts); the thread's own stay Node's.
+  const { setTimeout, clearTimeout, setInterval, clearInterval } = modules.timers;
+  Object.defineProperty(g, TIMERS_GLOBAL, {
+    value: { setTimeout, clearTimeout, setInterval, clearInterval },
+  });
   g.open = (path: string, mode?: string) => {
     if (!rt.inInitContext()) throw new Error('The "open()" function is only available in the init stage');
     if (typeof path !== 'string' || path === '') throw new Error('open() needs a file name');
@@ -49,6 +51,48 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
     if (!rt.inInitContext()) throw new Error('require() is only available in the init stage');
     return modules.require(id);
   };
+}
+
+/**
+ * Web globals a hosted VU's vm context gets from the host thread (a fresh context has only the language's own): the
+ * ones k6 scripts use. A thread-per-VU realm simply has Node's.
+ */
+const HOSTED_GLOBALS = [
+  'TextEncoder',
+  'TextDecoder',
+  'URL',
+  'URLSearchParams',
+  'atob',
+  'btoa',
+  'structuredClone',
+  'queueMicrotask',
+  'crypto',
+] as const;
+
+/** A fresh vm context for one hosted VU (runner/vu-host.worker.ts) and the global object its code sees. */
+export function newHostedContext(vuId: number): { context: Context; global: Record<string, unknown> } {
+  const context = createContext({}, { name: `VU ${vuId}` });
+  const global = runInContext('globalThis', context) as Record<string, unknown>;
+  const host = globalThis as unknown as Record<string, unknown>;
+  for (const name of HOSTED_GLOBALS) global[name] = host[name];
+  return { context, global };
+}
+
+/**
+ * Evaluates the script (compiled once per host thread as a classic script, runner/script/bundle.ts) in a hosted VU's
+ * context: its own module instance and globals, beside other VUs on the same thread.
+ */
+export function createHostedRealm(rt: VuRuntime, script: Script, context: Context): Realm {
+  const modules = createRealmModules(rt);
+  const env = { ...rt.data.env };
+  installGlobals(rt, modules, env);
+  const g = rt.global;
+  script.runInContext(context);
+  const module = g[HOSTED_EXPORTS] as Record<string, unknown>;
+  // A script-level `var`: it cannot be deleted, only emptied.
+  g[HOSTED_EXPORTS] = undefined;
+  rt.initContext = false;
+  return { module, modules, env };
 }
 
 /** Evaluates the bundle in this thread (each worker thread has its own module instance and globals). */

@@ -3,15 +3,37 @@
 import { parentPort } from 'node:worker_threads';
 import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../control-block';
 import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
-import type { HttpModuleOptions, ModuleHost, SampleInput } from '../modules/module-host';
+import {
+  HostedBlockingError,
+  type HttpModuleOptions,
+  type ModuleHost,
+  type SampleInput,
+} from '../modules/module-host';
 import { IterationInterrupted } from './interruption';
 import type { RealmData, RealmToMain, ScenarioInfo } from './wire';
 
 /** Samples older than this are flushed before the realm blocks or between iterations. */
 const FLUSH_AGE_MS = 50;
 
-export function post(message: RealmToMain | SampleBatch, transfer?: ArrayBuffer[]): void {
+export type PostToMain = (message: RealmToMain | SampleBatch, transfer?: ArrayBuffer[]) => void;
+
+/** A thread-per-realm worker's way to the main thread. */
+export const post: PostToMain = (message, transfer) => {
   parentPort?.postMessage(message, transfer ?? []);
+};
+
+/** How a realm lives in its thread. */
+export interface RealmPlacement {
+  /** Where its messages go (a hosted VU's are tagged with its id). */
+  post: PostToMain;
+  /** The script's global object (the thread's own, or the VU's vm context's). */
+  global: Record<string, unknown>;
+  /**
+   * True when the VU shares its thread with other VUs (`--vu-threads`, runner/vu-host.worker.ts): it must never block
+   * the thread, so sync calls (sleep, http.get, http.batch) throw, async requests are served on this thread
+   * (runner/http/local-io.ts) and waits are timers.
+   */
+  hosted: boolean;
 }
 
 export class VuRuntime implements ModuleHost {
@@ -19,7 +41,10 @@ export class VuRuntime implements ModuleHost {
   readonly httpOptions: HttpModuleOptions;
   readonly signal: Int32Array;
   readonly httpPort: RealmData['httpPort'];
-  readonly encoder = new SampleBatchEncoder((batch, transfer) => post(batch, transfer));
+  readonly encoder: SampleBatchEncoder;
+  readonly post: PostToMain;
+  readonly global: Record<string, unknown>;
+  readonly hosted: boolean;
   initContext = true;
   /** "::setup", "::teardown" or "" plus nested group() paths. */
   group = '';
@@ -45,7 +70,14 @@ export class VuRuntime implements ModuleHost {
   private tagsCache: Record<string, string> | undefined;
   private readonly systemTags: Set<string>;
 
-  constructor(readonly data: RealmData) {
+  constructor(
+    readonly data: RealmData,
+    placement: RealmPlacement = { post, global: globalThis as Record<string, unknown>, hosted: false },
+  ) {
+    this.post = placement.post;
+    this.global = placement.global;
+    this.hosted = placement.hosted;
+    this.encoder = new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
     this.vuId = data.vuId;
     this.httpOptions = data.httpOptions;
     this.signal = data.signal;
@@ -103,7 +135,7 @@ export class VuRuntime implements ModuleHost {
   }
 
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void {
-    post({ type: 'log', level, message, fields });
+    this.post({ type: 'log', level, message, fields });
   }
 
   interrupted(): boolean {
@@ -126,6 +158,7 @@ export class VuRuntime implements ModuleHost {
 
   /** Blocks this thread for up to `ms`, waking early on interruption (then throws). */
   blockFor(ms: number): void {
+    if (this.hosted) throw new HostedBlockingError('sleep()');
     // A long block would hold buffered samples back: send them first; short blocks only flush old ones.
     this.flushIfStale(ms > FLUSH_AGE_MS ? 0 : FLUSH_AGE_MS);
     const deadline = performance.now() + ms;

@@ -2,6 +2,7 @@
 // shared memory (runner/control-block.ts); these messages are per activation or rarer.
 import type { MessagePort } from 'node:worker_threads';
 import type { ArrivalSchedule } from '../executors/arrival-schedule';
+import type { SampleBatch } from '../metrics/sample-batch';
 import type { MetricType, ValueType } from '../metrics/sinks';
 import type { HttpModuleOptions } from '../modules/module-host';
 
@@ -95,7 +96,25 @@ export type RealmToMain =
   | { type: 'ready' }
   | { type: 'initError'; message: string }
   | { type: 'activationDone'; gen: number; notStarted: number }
-  | { type: 'abort'; message: string }
+  /** `code`: the run's exit code when it is not 108 (exec.test.abort), e.g. 107 for a script the mode cannot run. */
+  | { type: 'abort'; message: string; code?: number }
   | { type: 'testFail'; message: string }
   | { type: 'result'; ok: true; value: string | undefined; outputs?: Record<string, string | ArrayBuffer> }
   | { type: 'result'; ok: false; message: string };
+
+/** workerData of a VU host thread (runner/vu-host.worker.ts, `--vu-threads`). */
+export interface HostData {
+  /** The script as a classic script (runner/script/bundle.ts), evaluated in each hosted VU's vm context. */
+  scriptPath: string;
+}
+
+/** Main -> VU host thread: create a VU (answered with its `ready` or `initError`), or a message for one VU. */
+export type MainToHost =
+  | { type: 'spawn'; data: RealmData }
+  | { type: 'toVu'; vu: number; message: MainToRealm };
+
+/** VU host thread -> main: one hosted VU's message (vu 0: the thread's own, e.g. an uncaught error). */
+export interface HostToMain {
+  vu: number;
+  message: RealmToMain | SampleBatch;
+}

@@ -69,6 +69,7 @@ const host: ModuleHost = {
   track: (p) => p,
   onIterationStart: (cb) => starts.push(cb),
   onIterationEnd: (cb) => ends.push(cb),
+  hosted: false,
 };
 
 const http = createHttpModule(host);

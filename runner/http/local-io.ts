@@ -1,0 +1,64 @@
+// A VU's async requests served on the VU's own thread (bench extension `--vu-async-io`): the same connection pool
+// code as the HTTP I/O worker (runner/http/vu-connection.ts), without the two thread hand-offs per request that cap
+// a thread-per-VU runner near 3k requests/s on 2 cores. Sync calls (get/post/batch) still go through the I/O
+// worker: a blocked thread cannot serve its own sockets.
+
+import type { OutgoingRequest } from './io-channel';
+import { VuConnection } from './vu-connection';
+import type { AttachMessage, ReplyMessage } from './wire';
+
+export class LocalIo {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (reply: ReplyMessage) => void>();
+  private readonly connection: VuConnection;
+
+  constructor(attach: Omit<AttachMessage, 't'>) {
+    this.connection = new VuConnection((reply) => {
+      const resolve = this.waiting.get(reply.id);
+      if (!resolve) return; // cancelled
+      this.waiting.delete(reply.id);
+      resolve(reply);
+    });
+    this.connection.handle({ t: 'attach', ...attach });
+  }
+
+  /** Requests sent and not yet answered or cancelled. */
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  sendAsync(request: OutgoingRequest): { id: number; reply: Promise<ReplyMessage> } {
+    if (request.sharedBody >= 0)
+      throw new Error('LocalIo: shared bodies are for sync calls through the I/O worker');
+    const id = this.nextId++;
+    const reply = new Promise<ReplyMessage>((resolve) => {
+      this.waiting.set(id, resolve);
+    });
+    this.connection.handle({
+      t: 'req',
+      id,
+      wake: false,
+      method: request.method,
+      origin: request.origin,
+      path: request.path,
+      headers: request.headers,
+      body: request.body,
+      sharedBody: -1,
+      timeoutMs: request.timeoutMs,
+      discardBody: request.discardBody,
+    });
+    return { id, reply };
+  }
+
+  cancel(id: number): void {
+    if (this.waiting.delete(id)) this.connection.handle({ t: 'cancel', id });
+  }
+
+  cancelAll(): void {
+    for (const id of [...this.waiting.keys()]) this.cancel(id);
+  }
+
+  closeIdleConnections(): void {
+    this.connection.handle({ t: 'closeIdle' });
+  }
+}

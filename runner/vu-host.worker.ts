@@ -1,0 +1,72 @@
+// Entry of a VU host thread (`bench run --vu-threads N`): many VUs on one event loop, each with its own vm context
+// (own globals and module instance, as k6 isolates VUs) and its own HTTP connection pool served on this thread.
+// Thread-per-VU costs about four times the CPU per request on a 2-core VM (every iteration wakes a thread);
+// sharing the thread removes that, at the price of async-only scripts (blocking calls throw HostedBlockingError).
+import { readFileSync } from 'node:fs';
+import { Script } from 'node:vm';
+import { parentPort, workerData } from 'node:worker_threads';
+import './modules/external';
+import { TestAbort } from './vu/interruption';
+import { createHostedRealm, newHostedContext } from './vu/realm';
+import { type PostToMain, VuRuntime } from './vu/runtime';
+import { describeError, serveVu } from './vu/serve-vu';
+import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
+
+if (!parentPort) throw new Error('vu-host.worker must run as a worker thread');
+const port = parentPort;
+process.setSourceMapsEnabled(true);
+const { scriptPath } = workerData as HostData;
+// Compiled once for every VU of this thread; each context runs it to get its own module instance.
+const script = new Script(readFileSync(scriptPath, 'utf8'), { filename: scriptPath });
+const vus = new Map<number, (message: MainToRealm) => Promise<void>>();
+
+const postFor =
+  (vu: number): PostToMain =>
+  (message, transfer) => {
+    const wrapped: HostToMain = { vu, message };
+    port.postMessage(wrapped, transfer ?? []);
+  };
+const hostPost = postFor(0);
+
+// An error nobody awaited cannot be tied to a VU here: it is reported once, as the thread's.
+process.on('uncaughtException', (error) => {
+  if (error instanceof TestAbort) hostPost({ type: 'abort', message: error.reason });
+  else hostPost({ type: 'log', level: 'error', message: `uncaught exception: ${describeError(error)}` });
+});
+process.on('unhandledRejection', (reason) => {
+  if (reason instanceof TestAbort) hostPost({ type: 'abort', message: reason.reason });
+  else
+    hostPost({
+      type: 'log',
+      level: 'error',
+      message: `unhandled promise rejection: ${describeError(reason)}`,
+    });
+});
+
+function spawn(data: MainToHost & { type: 'spawn' }): void {
+  const vu = data.data.vuId;
+  const post = postFor(vu);
+  const { context, global } = newHostedContext(vu);
+  const rt = new VuRuntime(data.data, { post, global, hosted: true });
+  try {
+    const realm = createHostedRealm(rt, script, context);
+    rt.encoder.flush();
+    vus.set(
+      vu,
+      serveVu(rt, realm, () => {
+        vus.delete(vu);
+        // The last VU gone: this thread has nothing left to serve.
+        if (vus.size === 0) setImmediate(() => process.exit(0));
+      }),
+    );
+    post({ type: 'ready' });
+  } catch (error) {
+    rt.encoder.flush();
+    post({ type: 'initError', message: describeError(error) });
+  }
+}
+
+port.on('message', (message: MainToHost) => {
+  if (message.type === 'spawn') spawn(message);
+  else void vus.get(message.vu)?.(message.message);
+});

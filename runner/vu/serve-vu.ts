@@ -1,0 +1,40 @@
+// What a VU does with the main thread's messages (activate, interrupt, exit), wherever it lives: alone in its
+// worker thread (runner/vu.worker.ts) or beside other VUs on a host thread (runner/vu-host.worker.ts).
+import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { HostedBlockingError } from '../modules/module-host';
+import { runActivation } from './activation';
+import { TestAbort } from './interruption';
+import type { Realm } from './realm';
+import type { VuRuntime } from './runtime';
+import { scriptStack } from './script-stack';
+import type { MainToRealm } from './wire';
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? scriptStack(error) : String(error);
+}
+
+/** Returns the VU's message handler; `exit` runs after the VU flushed its samples on an exit message. */
+export function serveVu(rt: VuRuntime, realm: Realm, exit: () => void): (msg: MainToRealm) => Promise<void> {
+  let gen = 0;
+  return async (msg) => {
+    if (msg.type === 'interrupt') {
+      if (msg.gen === gen) rt.fireInterrupt();
+    } else if (msg.type === 'exit') {
+      rt.encoder.flush();
+      exit();
+    } else if (msg.type === 'activate') {
+      gen = msg.gen;
+      try {
+        const notStarted = await runActivation(rt, realm, msg);
+        rt.post({ type: 'activationDone', gen: msg.gen, notStarted });
+      } catch (error) {
+        rt.encoder.flush();
+        if (error instanceof TestAbort) rt.post({ type: 'abort', message: error.reason });
+        else if (error instanceof HostedBlockingError)
+          rt.post({ type: 'abort', message: error.message, code: EXIT_SCRIPT_EXCEPTION });
+        else rt.log('error', describeError(error), { source: 'stacktrace' });
+        rt.post({ type: 'activationDone', gen: msg.gen, notStarted: 0 });
+      }
+    }
+  };
+}
