@@ -1,0 +1,104 @@
+// `bench run --vu-threads N`: VUs sharing host threads, through the real CLI against a loopback server.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, fixture, points, readNdjson, scratch, startServer } from './harness';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+const tmp = scratch();
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+const total = (lines: ReturnType<typeof readNdjson>, metric: string) =>
+  points(lines, metric).reduce((sum, l) => sum + (l.data?.value ?? 0), 0);
+
+describe('--vu-threads', () => {
+  it('keeps each VU isolated on a shared thread: own module state, globals, __VU/__ITER and tags', async () => {
+    const out = join(tmp.dir, 'iso.ndjson');
+    const before = server.requests.length;
+    const r = await bench([
+      'run',
+      '-q',
+      '--vu-threads',
+      '1',
+      '--out',
+      `json=${out}`,
+      '-e',
+      `TARGET=${server.url}`,
+      fixture('hosted-vus-isolation.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const urls = server.requests.slice(before).map((q) => q.url);
+    expect(urls.filter((u) => u === '/setup')).toHaveLength(1);
+    const vuUrls = urls.filter((u) => u !== '/setup').sort();
+    expect(vuUrls).toEqual(
+      [1, 2, 3].flatMap((vu) => [0, 1, 2, 3].map((iter) => `/vu${vu}/iter${iter}`)).sort(),
+    );
+    const lines = readNdjson(out);
+    expect(total(lines, 'iterations')).toBe(12);
+    expect(total(lines, 'fixture_module_count')).toBe(12);
+    expect(total(lines, 'fixture_global_count')).toBe(12);
+    expect(points(lines, 'checks').every((l) => l.data?.value === 1)).toBe(true);
+    expect(points(lines, 'checks')).toHaveLength(24);
+    const reqs = points(lines, 'http_reqs').filter((l) => l.data?.tags?.scenario === 'iso');
+    expect(reqs).toHaveLength(12);
+    expect(reqs.every((l) => l.data?.tags?.kind === 'hosted' && l.data?.tags?.status === '200')).toBe(true);
+  });
+
+  it('stops with exit 107 and names the call when a hosted VU makes a blocking call', async () => {
+    const r = await bench([
+      'run',
+      '-q',
+      '--vu-threads',
+      '1',
+      '-e',
+      `TARGET=${server.url}`,
+      fixture('hosted-vus-sync-call-exit-107.js'),
+    ]);
+    expect(r.code).toBe(107);
+    expect(r.stderr).toMatch(/http\.get\(\) blocks its thread, and with --vu-threads VUs share threads/);
+    expect(r.ms).toBeLessThan(30_000);
+  });
+
+  it('takes every constant-arrival-rate start with hosted VUs and records their start lag', async () => {
+    const out = join(tmp.dir, 'arrival.ndjson');
+    const r = await bench([
+      'run',
+      '-q',
+      '--vu-threads',
+      '1',
+      '--out',
+      `json=${out}`,
+      '-e',
+      `TARGET=${server.url}`,
+      fixture('hosted-vus-arrival-rate.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    // 40/s for 2 s: 80 starts, each either run or dropped (never lost or repeated).
+    expect(total(lines, 'iterations') + total(lines, 'dropped_iterations')).toBe(80);
+    expect(points(lines, 'bench_iteration_start_lag')).toHaveLength(total(lines, 'iterations'));
+  });
+
+  it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
+    const before = server.requests.length;
+    const r = await bench([
+      'run',
+      '-q',
+      '--vu-threads',
+      'two',
+      '-e',
+      `TARGET=${server.url}`,
+      fixture('hosted-vus-arrival-rate.js'),
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--vu-threads expects a whole number, got "two"/);
+    expect(server.requests.length).toBe(before);
+  });
+});
