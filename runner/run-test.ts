@@ -208,6 +208,16 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     const ioLag = http.takeLoopLag();
     for (let i = 0; i < ioLag.length; i++)
       aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: ioLag[i], tags: ioLagTags[i] });
+    const hostLag = pool.takeHostLoopLag();
+    for (let i = 0; i < hostLag.length; i++) {
+      const thread = vuThreads === 1 ? 'vu-host' : `vu-host-${i + 1}`;
+      aggregator.addLocal({
+        metric: 'bench_event_loop_lag',
+        time,
+        value: hostLag[i],
+        tags: { ...plan.runTags, thread },
+      });
+    }
   };
   let ticker: NodeJS.Timeout | undefined;
   const thresholdTimer = setInterval(() => {
@@ -233,6 +243,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     // Starting the VU threads keeps this thread busy for a while: that is start-up, not lag under load.
     loopLag.take();
     http.takeLoopLag();
+    pool.takeHostLoopLag();
     tick(false);
     ticker = setInterval(tick, 1000);
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
+import { publishLoopLag } from './metrics/loop-lag';
 import { TestAbort } from './vu/interruption';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { type PostToMain, VuRuntime } from './vu/runtime';
@@ -15,7 +16,9 @@ import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
 if (!parentPort) throw new Error('vu-host.worker must run as a worker thread');
 const port = parentPort;
 process.setSourceMapsEnabled(true);
-const { scriptPath } = workerData as HostData;
+const { scriptPath, loopLag } = workerData as HostData;
+// Every request of this thread's VUs is timed here: its lag is bench_event_loop_lag{thread:vu-host}.
+publishLoopLag(loopLag, 0, 5);
 // Compiled once for every VU of this thread; each context runs it to get its own module instance.
 const script = new Script(readFileSync(scriptPath, 'utf8'), { filename: scriptPath });
 const vus = new Map<number, (message: MainToRealm) => Promise<void>>();

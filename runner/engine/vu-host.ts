@@ -2,6 +2,7 @@
 // VUs, each reached through its own link so the rest of the engine treats a hosted VU like a thread-per-VU one.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { takePublishedLag } from '../metrics/loop-lag';
 import type { HostData, HostToMain, MainToHost, MainToRealm, RealmData } from '../vu/wire';
 import { workerUrl } from '../worker-url';
 import type { RealmLink } from './realm-handle';
@@ -40,9 +41,10 @@ export class VuHost {
   private readonly worker: Worker;
   private readonly links = new Map<number, HostedLink>();
   private exited = false;
+  private readonly loopLag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(scriptPath: string) {
-    const data: HostData = { scriptPath };
+    const data: HostData = { scriptPath, loopLag: this.loopLag };
     this.worker = new Worker(workerUrl('vu-host.worker'), { workerData: data });
     this.worker.on('message', ({ vu, message }: HostToMain) => {
       // The thread's own messages (vu 0: an error no VU awaited) go to any of its VUs' handles.
@@ -56,6 +58,11 @@ export class VuHost {
       this.exited = true;
       for (const link of [...this.links.values()]) link.end(code);
     });
+  }
+
+  /** The thread's largest event-loop lag (ms) since the previous call. */
+  takeLoopLag(): number {
+    return takePublishedLag(this.loopLag, 0);
   }
 
   /** VUs on this thread now. */

@@ -47,6 +47,11 @@ export class VuPool {
     return this.hosts.reduce((a, b) => (b.size < a.size ? b : a));
   }
 
+  /** Each host thread's largest event-loop lag (ms) since the previous call (`--vu-threads`; empty otherwise). */
+  takeHostLoopLag(): number[] {
+    return this.hosts.map((host) => host.takeLoopLag());
+  }
+
   get initialized(): number {
     return this.all.filter((v) => v.alive).length;
   }

@@ -1,7 +1,7 @@
 // Entry of an HTTP I/O worker thread: receives one MessagePort per VU from HttpIoPool and serves that VU's requests
 // on its own connection pool (runner/http/vu-connection.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { LoopLagProbe } from '../metrics/loop-lag';
+import { publishLoopLag } from '../metrics/loop-lag';
 import { VuConnection } from './vu-connection';
 import type { IoControlMessage, IoStatusMessage, IoWorkerData, VuToIoMessage } from './wire';
 
@@ -19,14 +19,10 @@ function serve(port: MessagePort): void {
   });
 }
 
-// This thread's event-loop lag, published every 100 ms as a running maximum the main thread takes once a second.
-// A 10 ms probe resolution keeps the probe's own wake-ups rare on this busy thread.
+// This thread's event-loop lag for bench_event_loop_lag{thread:http}. A 10 ms probe resolution keeps the probe's own
+// wake-ups rare on this busy thread.
 const { loopLag, index } = workerData as IoWorkerData;
-const probe = new LoopLagProbe(10);
-setInterval(() => {
-  const us = Math.round(probe.take() * 1000);
-  if (us > Atomics.load(loopLag, index)) Atomics.store(loopLag, index, us);
-}, 100).unref();
+publishLoopLag(loopLag, index, 10);
 
 function post(message: IoStatusMessage): void {
   control.postMessage(message);

@@ -2,6 +2,7 @@
 // (connectVu) and its k6/http module sends every request through it, so a VU blocked in a sync call costs no I/O
 // thread and socket timings are taken on a thread that only does I/O.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { takePublishedLag } from '../metrics/loop-lag';
 import { workerUrl } from '../worker-url';
 import type { IoControlMessage, IoStatusMessage, IoWorkerData } from './wire';
 
@@ -41,7 +42,7 @@ export class HttpIoPool {
    * threads, so a stall here inflates http_req_* timings (bench_event_loop_lag{thread:http}).
    */
   takeLoopLag(): number[] {
-    return Array.from({ length: this.workers.length }, (_, i) => Atomics.exchange(this.loopLag, i, 0) / 1000);
+    return Array.from({ length: this.workers.length }, (_, i) => takePublishedLag(this.loopLag, i));
   }
 
   /** A new port for VU `vuId` (its own connection pool); transfer it to the VU's thread. */

@@ -28,3 +28,20 @@ export class LoopLagProbe {
     this.histogram.disable();
   }
 }
+
+/**
+ * For a worker thread: publishes its event-loop lag every 100 ms into `slots[index]` as a running maximum (µs) that
+ * the main thread takes (and resets) with takePublishedLag once a second.
+ */
+export function publishLoopLag(slots: Int32Array, index: number, resolutionMs: number): void {
+  const probe = new LoopLagProbe(resolutionMs);
+  setInterval(() => {
+    const us = Math.round(probe.take() * 1000);
+    if (us > Atomics.load(slots, index)) Atomics.store(slots, index, us);
+  }, 100).unref();
+}
+
+/** The largest lag (ms) a worker published into `slots[index]` since the previous call. */
+export function takePublishedLag(slots: Int32Array, index: number): number {
+  return Atomics.exchange(slots, index, 0) / 1000;
+}

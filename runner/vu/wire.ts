@@ -106,6 +106,8 @@ export type RealmToMain =
 export interface HostData {
   /** The script as a classic script (runner/script/bundle.ts), evaluated in each hosted VU's vm context. */
   scriptPath: string;
+  /** Where this thread publishes its event-loop lag (runner/metrics/loop-lag.ts publishLoopLag). */
+  loopLag: Int32Array;
 }
 
 /** Main -> VU host thread: create a VU (answered with its `ready` or `initError`), or a message for one VU. */

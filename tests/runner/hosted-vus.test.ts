@@ -66,7 +66,7 @@ describe('--vu-threads', () => {
     expect(r.ms).toBeLessThan(30_000);
   });
 
-  it('takes every constant-arrival-rate start with hosted VUs and records their start lag', async () => {
+  it('takes every constant-arrival-rate start with hosted VUs and records their start lag and the host thread lag', async () => {
     const out = join(tmp.dir, 'arrival.ndjson');
     const r = await bench([
       'run',
@@ -84,6 +84,10 @@ describe('--vu-threads', () => {
     // 40/s for 2 s: 80 starts, each either run or dropped (never lost or repeated).
     expect(total(lines, 'iterations') + total(lines, 'dropped_iterations')).toBe(80);
     expect(points(lines, 'bench_iteration_start_lag')).toHaveLength(total(lines, 'iterations'));
+    // The host thread times every request of its VUs: its event-loop lag is reported once a second.
+    expect(
+      points(lines, 'bench_event_loop_lag').filter((l) => l.data?.tags?.thread === 'vu-host').length,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
