@@ -101,7 +101,6 @@ async function settle(
 export function runIteration(rt: VuRuntime, ctx: IterationContext): Outcome | Promise<Outcome> {
   rt.iteration++;
   rt.iterationInScenario++;
-  rt.global.__ITER = rt.iteration;
   rt.group = '';
   rt.invalidateTags();
   rt.iterationStarted();
