@@ -2,38 +2,29 @@
 // handleSummary data, and the executors' end-of-scenario behaviour.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BENCH_VERSION } from '../../runner/version';
-import { bench, fixture, points, readNdjson, scratch, startServer } from './harness';
+import { bench, fileFixtures, fixture, points, readNdjson } from './harness';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const tmp = scratch();
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+const files = fileFixtures();
+const tmp = files.tmp;
 
 describe('shared-iterations with setup, groups, checks and handleSummary', () => {
   it('runs exactly 10 iterations and hands k6-shaped data to handleSummary', async () => {
     const summaryFile = join(tmp.dir, 'summary.json');
-    const before = server.requests.length;
+    const before = files.server.requests.length;
     const r = await bench([
       'run',
       '-q',
       '-e',
-      `TARGET=${server.url}`,
+      `TARGET=${files.server.url}`,
       '-e',
       `SUMMARY_FILE=${summaryFile}`,
       fixture('shared-iterations-summary-data.js'),
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('custom summary\n');
-    const got = server.requests.slice(before);
+    const got = files.server.requests.slice(before);
     expect(got.filter((q) => q.url === '/setup').length).toBe(1);
     expect(got.filter((q) => q.url === '/').length).toBe(10);
     // The default User-Agent names bench, not Grafana k6 (the fixture sets none).
@@ -91,7 +82,7 @@ describe('constant-arrival-rate', () => {
       'run',
       '-q',
       '-e',
-      `TARGET=${server.url}`,
+      `TARGET=${files.server.url}`,
       '--out',
       `json=${out}`,
       fixture('constant-arrival-rate-tags.js'),
@@ -107,13 +98,13 @@ describe('constant-arrival-rate', () => {
       expected_response: 'true',
       group: '',
       method: 'GET',
-      name: `${server.url}/q`,
+      name: `${files.server.url}/q`,
       phase: 'idle',
       proto: 'HTTP/1.1',
       run: 'fixture',
       scenario: 'queries',
       status: '200',
-      url: `${server.url}/q`,
+      url: `${files.server.url}/q`,
     });
     const lag = points(lines, 'bench_iteration_start_lag');
     expect(lag.length).toBe(durations.length);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const FIXTURES = join(ROOT, 'tests/runner/fixtures');
@@ -91,6 +92,32 @@ export async function startServer(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: a loopback server started before its tests and closed after them, plus a scratch directory.
+ * Read `server` inside tests (it is set once beforeAll ran).
+ */
+export function fileFixtures(): {
+  readonly server: Awaited<ReturnType<typeof startServer>>;
+  tmp: ReturnType<typeof scratch>;
+} {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const tmp = scratch();
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+    tmp.cleanup();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('fileFixtures: the server starts in beforeAll; read it inside a test');
+      return server;
+    },
+    tmp,
   };
 }
 

@@ -1,19 +1,25 @@
 // `bench run --vu-threads N`: VUs sharing host threads, through the real CLI against a loopback server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bench, fixture, points, readNdjson, scratch, startServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { bench, fileFixtures, fixture, points, readNdjson } from './harness';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const tmp = scratch();
+const files = fileFixtures();
+const tmp = files.tmp;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-  tmp.cleanup();
-});
+/** `bench run -q --vu-threads <threads>` on a fixture with TARGET set, writing NDJSON to `out` when given. */
+function runHosted(name: string, options: { out?: string; threads?: string } = {}) {
+  const json = options.out ? ['--out', `json=${options.out}`] : [];
+  return bench([
+    'run',
+    '-q',
+    '--vu-threads',
+    options.threads ?? '1',
+    ...json,
+    '-e',
+    `TARGET=${files.server.url}`,
+    fixture(name),
+  ]);
+}
 
 const total = (lines: ReturnType<typeof readNdjson>, metric: string) =>
   points(lines, metric).reduce((sum, l) => sum + (l.data?.value ?? 0), 0);
@@ -21,20 +27,10 @@ const total = (lines: ReturnType<typeof readNdjson>, metric: string) =>
 describe('--vu-threads', () => {
   it('keeps each VU isolated on a shared thread: own module state, globals, __VU/__ITER and tags', async () => {
     const out = join(tmp.dir, 'iso.ndjson');
-    const before = server.requests.length;
-    const r = await bench([
-      'run',
-      '-q',
-      '--vu-threads',
-      '1',
-      '--out',
-      `json=${out}`,
-      '-e',
-      `TARGET=${server.url}`,
-      fixture('hosted-vus-isolation.js'),
-    ]);
+    const before = files.server.requests.length;
+    const r = await runHosted('hosted-vus-isolation.js', { out });
     expect(r.code, r.stderr).toBe(0);
-    const urls = server.requests.slice(before).map((q) => q.url);
+    const urls = files.server.requests.slice(before).map((q) => q.url);
     expect(urls.filter((u) => u === '/setup')).toHaveLength(1);
     const vuUrls = urls.filter((u) => u !== '/setup').sort();
     expect(vuUrls).toEqual(
@@ -52,15 +48,7 @@ describe('--vu-threads', () => {
   });
 
   it('stops with exit 107 and names the call when a hosted VU makes a blocking call', async () => {
-    const r = await bench([
-      'run',
-      '-q',
-      '--vu-threads',
-      '1',
-      '-e',
-      `TARGET=${server.url}`,
-      fixture('hosted-vus-sync-call-exit-107.js'),
-    ]);
+    const r = await runHosted('hosted-vus-sync-call-exit-107.js');
     expect(r.code).toBe(107);
     expect(r.stderr).toMatch(/http\.get\(\) blocks its thread, and with --vu-threads VUs share threads/);
     expect(r.ms).toBeLessThan(30_000);
@@ -68,17 +56,7 @@ describe('--vu-threads', () => {
 
   it('takes every constant-arrival-rate start with hosted VUs and records their start lag and the host thread lag', async () => {
     const out = join(tmp.dir, 'arrival.ndjson');
-    const r = await bench([
-      'run',
-      '-q',
-      '--vu-threads',
-      '1',
-      '--out',
-      `json=${out}`,
-      '-e',
-      `TARGET=${server.url}`,
-      fixture('hosted-vus-arrival-rate.js'),
-    ]);
+    const r = await runHosted('hosted-vus-arrival-rate.js', { out });
     expect(r.code, r.stderr).toBe(0);
     const lines = readNdjson(out);
     // 40/s for 2 s: 80 starts, each either run or dropped (never lost or repeated).
@@ -91,18 +69,10 @@ describe('--vu-threads', () => {
   });
 
   it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
-    const before = server.requests.length;
-    const r = await bench([
-      'run',
-      '-q',
-      '--vu-threads',
-      'two',
-      '-e',
-      `TARGET=${server.url}`,
-      fixture('hosted-vus-arrival-rate.js'),
-    ]);
+    const before = files.server.requests.length;
+    const r = await runHosted('hosted-vus-arrival-rate.js', { threads: 'two' });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--vu-threads expects a whole number, got "two"/);
-    expect(server.requests.length).toBe(before);
+    expect(files.server.requests.length).toBe(before);
   });
 });
