@@ -8,6 +8,7 @@
 //
 // Knobs: BENCH_N (rows, default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|both), BENCH_QUERIES (100),
 // BENCH_WARMUP_QUERIES (50: eventual queries before the measured ones; their p50 is printed too),
+// BENCH_EMULATOR_NODE_ARGS (node flags for the emulator processes, e.g. "--cpu-prof --cpu-prof-dir=prof"),
 // BENCH_BODY_MB (40: upsert body size), BENCH_WRITERS (2: concurrent writers), BENCH_CACHE (where generated upsert
 // bodies are kept between runs; default <tmpdir>/bench-emulator-data). Bodies are generated before any timing starts
 // (~4 GB per 1M x 768 dataset), so the client's CPU does not eat into the figures on a 2-core machine.

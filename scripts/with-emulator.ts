@@ -27,7 +27,9 @@ export interface WithEmulatorOptions {
 
 /** Starts the emulator and resolves its base URL (the first stdout line that is a URL). */
 export function startEmulator(args: string[]): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [BENCH, 'emulator', '--port', '0', ...args], {
+  // Node flags for the emulator process, e.g. "--cpu-prof --cpu-prof-dir=prof" to profile a benchmark's emulator.
+  const nodeArgs = (process.env.BENCH_EMULATOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, BENCH, 'emulator', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
     // Own process group: a terminal's Ctrl+C reaches only this launcher, which stops the emulator last.
     detached: true,
