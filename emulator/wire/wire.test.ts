@@ -2,7 +2,14 @@
 // vector form the SDK allows; and write/query bodies' 400s naming the field.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error';
-import { materialize, parseJsonBody, parseJsonBodyAsync, RawString, SCAN_SLICE_BYTES } from './json-body';
+import {
+  materialize,
+  parseJsonBody,
+  parseJsonBodyAsync,
+  RawString,
+  REPLACE_SLICE_STRINGS,
+  SCAN_SLICE_BYTES,
+} from './json-body';
 import { parseQueryRequest, querySlots } from './query-request';
 import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
@@ -55,7 +62,10 @@ describe('parseJsonBody', () => {
     });
     expect((parsed as { v: unknown[] }).v[2999]).toBeInstanceOf(RawString);
     expect(materialize(parsed)).toEqual(JSON.parse(body.toString()));
-    expect(turns).toBe(Math.floor(body.length / SCAN_SLICE_BYTES));
+    // Scan slices, then one turn per REPLACE_SLICE_STRINGS long strings copied out, then one before the JSON.parse.
+    expect(turns).toBe(
+      Math.floor(body.length / SCAN_SLICE_BYTES) + Math.floor(3000 / REPLACE_SLICE_STRINGS) + 1,
+    );
     await expect(parseJsonBodyAsync(Buffer.from('{"a": '), async () => {})).rejects.toThrow(/not valid JSON/);
   });
 });
