@@ -34,7 +34,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits until `due` (epoch ms) or until `stopped()`: a thread-per-VU VU blocks on the scenario's stop word, a hosted
+ * Waits until `due` (epoch ms) or until the scenario's stop word is set: a thread-per-VU VU blocks on that word, a hosted
  * VU (sharing its thread) awaits timers and spins the last millisecond on setImmediate, serving other VUs meanwhile.
  */
 function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promise<void> {
