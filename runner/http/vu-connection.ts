@@ -2,6 +2,7 @@
 // connections between VUs), served either on an HTTP I/O worker (replies posted back through the VU's port, waking
 // the VU when it blocks on them) or on the VU's own thread (runner/http/local-io.ts, async requests only).
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import { Agent, Client, Pool } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
@@ -16,10 +17,15 @@ import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from 
  */
 const SLICE_BYTES = 1024 * 1024;
 
-/** Slices of `body`; stops early once `released()` (the VU may then reuse a shared buffer's memory). */
-function* inSlices(body: Uint8Array, released: () => boolean = () => false): Generator<Buffer> {
+/**
+ * Slices of `body`, one per event-loop turn; stops early once `released()` (the VU may then reuse a shared buffer's
+ * memory). The turn matters: a Readable in flowing mode pulls every slice a sync generator has in one turn, and the
+ * socket writes of a 30 MB body then held this thread (every other VU's timing on it) for milliseconds at a time.
+ */
+async function* inSlices(body: Uint8Array, released: () => boolean = () => false): AsyncGenerator<Buffer> {
   for (let at = 0; at < body.byteLength && !released(); at += SLICE_BYTES) {
     yield Buffer.from(body.buffer, body.byteOffset + at, Math.min(SLICE_BYTES, body.byteLength - at));
+    await nextTurn();
   }
 }
 

@@ -14,7 +14,7 @@ import { normaliseParams, RequestParamsError } from './request-params';
 import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './request-url';
 import { Response } from './response';
 import { compress, toArrayBuffer } from './response-body';
-import { SharedBodyBuffer } from './shared-body';
+import { SHARED_BODY_MIN_BYTES, SharedBodyBuffer } from './shared-body';
 
 export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
@@ -23,6 +23,8 @@ export class VuHttp implements FlowContext {
   /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
   private readonly targets = new Map<string, RequestTarget>();
   private channel: IoChannel | undefined;
+  /** The last large string body a hosted VU encoded (see encode). */
+  private lastLargeBody: EncodedBody | undefined;
   /** asyncRequest's pool on this thread (hosted VUs); undefined until the first one. */
   private local: LocalIo | undefined;
   /** Large bodies of sync calls (one request at a time) go through this buffer; batch and async ones are transferred. */
@@ -141,7 +143,7 @@ export class VuHttp implements FlowContext {
       const warn = (message: string) => this.host.log('warn', message);
       const compressing = normalised.compression.length > 0;
       const encoded: EncodedBody =
-        (shared && !compressing ? encodeBodyShared(body, shared) : undefined) ?? encodeBody(body, warn);
+        (shared && !compressing ? encodeBodyShared(body, shared) : undefined) ?? this.encode(body, warn);
       if (compressing && encoded.bytes) {
         encoded.bytes = toArrayBuffer(compress(new Uint8Array(encoded.bytes), normalised.compression));
         if (!normalised.headers.some(([n]) => n.toLowerCase() === 'content-encoding')) {
@@ -166,6 +168,18 @@ export class VuHttp implements FlowContext {
       if (throwing === true) throw err;
       return failedResponse(method, String(url), err.message, code);
     }
+  }
+
+  /**
+   * encodeBody, except that a hosted VU sending the same large string again reuses its bytes: encoding a 30 MB body
+   * holds the thread its VUs share for tens of milliseconds per request, and load tests often post one payload over
+   * and over. Safe because a hosted VU's body bytes are never transferred or written to (runner/http/local-io.ts).
+   */
+  private encode(body: unknown, warn: (message: string) => void): EncodedBody {
+    if (!this.host.hosted || typeof body !== 'string' || body.length < SHARED_BODY_MIN_BYTES)
+      return encodeBody(body, warn);
+    if (this.lastLargeBody?.text !== body) this.lastLargeBody = encodeBody(body, warn);
+    return { bytes: this.lastLargeBody.bytes, text: body };
   }
 
   private target(url: unknown): RequestTarget {

@@ -1,5 +1,6 @@
 // Test harness for running fixture scripts through the real CLI (dist/bench.js) against a loopback HTTP server.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,6 +64,8 @@ export interface Recorded {
   url: string;
   headers: IncomingMessage['headers'];
   bodyBytes: number;
+  /** SHA-1 (hex) of the body as received. */
+  bodySha1: string;
 }
 
 /** A loopback server that answers every request 200 "ok" (or per `respond`) and records what it got. */
@@ -72,11 +75,19 @@ export async function startServer(
   const requests: Recorded[] = [];
   const server: Server = createServer((req, res) => {
     let bytes = 0;
+    const hash = createHash('sha1');
     req.on('data', (c: Buffer) => {
       bytes += c.length;
+      hash.update(c);
     });
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bodyBytes: bytes });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        bodyBytes: bytes,
+        bodySha1: hash.digest('hex'),
+      });
       const r = respond(req);
       res.writeHead(r.status, { 'content-type': 'text/plain' });
       res.end(r.body);

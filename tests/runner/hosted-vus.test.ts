@@ -1,4 +1,5 @@
 // `bench run --vu-threads N`: VUs sharing host threads, through the real CLI against a loopback server.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bench, fileFixtures, fixture, points, readNdjson } from './harness';
@@ -66,6 +67,21 @@ describe('--vu-threads', () => {
     expect(
       points(lines, 'bench_event_loop_lag').filter((l) => l.data?.tags?.thread === 'vu-host').length,
     ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sends the bytes of each large string body, reusing the encoding only for the same string', async () => {
+    const before = files.server.requests.length;
+    const r = await runHosted('hosted-vus-large-bodies.js');
+    expect(r.code, r.stderr).toBe(0);
+    const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+    const got = files.server.requests.slice(before).map((q) => [q.url, q.bodyBytes, q.bodySha1]);
+    const size = 256 * 1024;
+    expect(got).toEqual([
+      ['/a1', size, sha1('a'.repeat(size))],
+      ['/a2', size, sha1('a'.repeat(size))],
+      ['/b', size, sha1('b'.repeat(size))],
+      ['/a3', size, sha1('a'.repeat(size))],
+    ]);
   });
 
   it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
