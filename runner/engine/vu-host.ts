@@ -47,8 +47,9 @@ export class VuHost {
     const data: HostData = { scriptPath, loopLag: this.loopLag };
     this.worker = new Worker(workerUrl('vu-host.worker'), { workerData: data });
     this.worker.on('message', ({ vu, message }: HostToMain) => {
-      // The thread's own messages (vu 0: an error no VU awaited) go to any of its VUs' handles.
-      const link = this.links.get(vu) ?? this.links.values().next().value;
+      // The thread's own messages (vu 0: an error no VU awaited) go to any of its VUs' handles. A forgotten VU's
+      // late messages are dropped: its samples' ids mean nothing to another VU's handle.
+      const link = vu === 0 ? this.links.values().next().value : this.links.get(vu);
       link?.emit('message', message);
     });
     this.worker.on('error', (error) => {
