@@ -10,6 +10,7 @@ import { publishLoopLag } from './metrics/loop-lag';
 import { TestAbort } from './vu/interruption';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { type PostToMain, VuRuntime } from './vu/runtime';
+import { inlineSourceMapRemapper, setFrameRemapper } from './vu/script-stack';
 import { describeError, serveVu } from './vu/serve-vu';
 import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
 
@@ -20,7 +21,10 @@ const { scriptPath, loopLag } = workerData as HostData;
 // Every request of this thread's VUs is timed here: its lag is bench_event_loop_lag{thread:vu-host}.
 publishLoopLag(loopLag, 0, 5);
 // Compiled once for every VU of this thread; each context runs it to get its own module instance.
-const script = new Script(readFileSync(scriptPath, 'utf8'), { filename: scriptPath });
+const code = readFileSync(scriptPath, 'utf8');
+const script = new Script(code, { filename: scriptPath });
+// Node maps stack frames of modules it loads, not of a vm.Script: script errors are mapped here instead.
+setFrameRemapper(inlineSourceMapRemapper(scriptPath, code));
 const vus = new Map<number, (message: MainToRealm) => Promise<void>>();
 
 const postFor =

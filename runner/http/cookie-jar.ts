@@ -1,8 +1,10 @@
 // k6's CookieJar (http.cookieJar(), new http.CookieJar(), params.jar) over tough-cookie's RFC 6265 jar, plus the
 // Set-Cookie parsing behind res.cookies. tough-cookie is loaded on first use: most load tests never see a cookie
 // and each VU thread would otherwise pay for loading it and its public-suffix tables.
+
 import { createRequire } from 'node:module';
 import type * as Tough from 'tough-cookie';
+import { isDate } from '../modules/cross-realm';
 import type { ResponseCookie } from './response';
 
 let tough: typeof Tough | undefined;
@@ -99,7 +101,7 @@ export function responseCookies(setCookies: readonly string[], url: URL): Record
   for (const header of setCookies) {
     const c = Cookie.parse(header);
     if (!c) continue;
-    const expires = c.expires instanceof Date ? c.expires.getTime() : 0;
+    const expires = isDate(c.expires) ? c.expires.getTime() : 0;
     const maxAge = typeof c.maxAge === 'number' && Number.isFinite(c.maxAge) ? c.maxAge : 0;
     out[c.key] = out[c.key] ?? [];
     out[c.key].push({

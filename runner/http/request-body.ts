@@ -1,7 +1,9 @@
 // Request bodies as k6 encodes them (k6-compat.md §4.2): strings as UTF-8, ArrayBuffers as raw bytes, plain objects
 // as application/x-www-form-urlencoded, objects holding http.file() values as multipart/form-data. Runs in the VU's
 // own thread and always yields a fresh ArrayBuffer, which is then transferred (not copied) to the I/O worker.
+
 import { randomBytes } from 'node:crypto';
+import { isArrayBuffer } from '../modules/cross-realm';
 import { SHARED_BODY_MIN_BYTES, type SharedBodyBuffer } from './shared-body';
 
 /** What http.file() returns (k6's FileData). */
@@ -14,7 +16,7 @@ export class FileData {
 }
 
 export function file(data: unknown, filename?: unknown, contentType?: unknown): FileData {
-  if (typeof data !== 'string' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) {
+  if (typeof data !== 'string' && !isArrayBuffer(data) && !ArrayBuffer.isView(data)) {
     throw new TypeError('http.file: data must be a string or an ArrayBuffer');
   }
   const bytes = ArrayBuffer.isView(data) ? copyBytes(data) : data;
@@ -120,7 +122,7 @@ export function encodeBody(
   if (body === null || body === undefined) return { bytes: null, text: '' };
   if (typeof body === 'string') return { bytes: encoder.encode(body).buffer as ArrayBuffer, text: body };
   // Copied, never transferred as is: the script may send the same buffer again.
-  if (body instanceof ArrayBuffer) return { bytes: body.slice(0), text: '' };
+  if (isArrayBuffer(body)) return { bytes: body.slice(0), text: '' };
   if (ArrayBuffer.isView(body)) return { bytes: copyBytes(body), text: '' };
   if (typeof body === 'object') {
     const fields = body as Record<string, unknown>;
@@ -145,7 +147,7 @@ export function encodeBody(
 
 /** Any view as its bytes (no copy). */
 function bytesOf(view: ArrayBufferView | ArrayBuffer): Uint8Array {
-  return view instanceof ArrayBuffer
+  return isArrayBuffer(view)
     ? new Uint8Array(view)
     : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
@@ -160,7 +162,7 @@ export function encodeBodyShared(body: unknown, shared: SharedBodyBuffer): Encod
     if (body.length < SHARED_BODY_MIN_BYTES) return undefined;
     return { bytes: null, shared: shared.write(body), text: body };
   }
-  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
+  if (isArrayBuffer(body) || ArrayBuffer.isView(body)) {
     if (body.byteLength < SHARED_BODY_MIN_BYTES) return undefined;
     return { bytes: null, shared: shared.write(bytesOf(body)), text: '' };
   }

@@ -1,6 +1,8 @@
 // The k6/crypto module (k6-compat.md §5.5): hashes, HMAC, incremental hashers, randomBytes and hexEncode, over
 // node:crypto (MD4 from crypto-md4.ts, which OpenSSL 3 no longer offers by default).
+
 import * as nodeCrypto from 'node:crypto';
+import { isArrayBuffer } from './cross-realm';
 import { Md4 } from './crypto-md4';
 
 /** k6 algorithm names -> node:crypto names ('md4' is handled by Md4). */
@@ -28,7 +30,7 @@ function algorithm(name: unknown, fn: string): string {
 
 function bytesOf(input: unknown, fn: string): Uint8Array {
   if (typeof input === 'string') return Buffer.from(input, 'utf8');
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (isArrayBuffer(input)) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   throw new TypeError(
     `${fn}: input must be a string or an ArrayBuffer, got ${input === null ? 'null' : typeof input}`,

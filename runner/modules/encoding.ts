@@ -1,4 +1,5 @@
 // The k6/encoding module (k6-compat.md §5.4): base64 in Go's four variants, with Go's strict decoding.
+import { isArrayBuffer } from './cross-realm';
 
 /** k6's encoding names -> how Go's encoding/base64 variant writes and reads. */
 const VARIANTS = {
@@ -17,7 +18,7 @@ function variant(name: unknown): Variant {
 
 function inputBytes(input: unknown, fn: string): Buffer {
   if (typeof input === 'string') return Buffer.from(input, 'utf8');
-  if (input instanceof ArrayBuffer) return Buffer.from(input);
+  if (isArrayBuffer(input)) return Buffer.from(input);
   if (ArrayBuffer.isView(input)) return Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   throw new TypeError(
     `${fn}: input must be a string or an ArrayBuffer, got ${input === null ? 'null' : typeof input}`,

@@ -7,7 +7,7 @@ import { scriptStack } from '../vu/script-stack';
 export function createTimersModule(rt: VuRuntime) {
   // A throwing callback is the script's error, logged like an iteration's; it must not end the VU thread.
   const report = (error: unknown) =>
-    rt.log('error', error instanceof Error ? scriptStack(error) : String(error), {
+    rt.log('error', scriptStack(error), {
       source: 'stacktrace',
     });
   const live = new Map<number, { handle: NodeJS.Timeout; release: () => void; interval: boolean }>();

@@ -25,7 +25,7 @@ function outcomeOf(rt: VuRuntime, error: unknown): Outcome {
   // A blocking call on a shared thread is the script's incompatibility with --vu-threads: the run stops (107).
   if (error instanceof TestAbort || error instanceof HostedBlockingError) throw error;
   if (rt.interrupted()) return 'interrupted';
-  const text = error instanceof Error ? scriptStack(error) : String(error);
+  const text = scriptStack(error);
   const fields: Record<string, string> = { source: 'stacktrace' };
   if (rt.scenario) {
     fields.executor = rt.scenario.executor;

@@ -10,7 +10,7 @@ import { scriptStack } from './script-stack';
 import type { MainToRealm } from './wire';
 
 export function describeError(error: unknown): string {
-  return error instanceof Error ? scriptStack(error) : String(error);
+  return scriptStack(error);
 }
 
 /** Returns the VU's message handler; `exit` runs after the VU flushed its samples on an exit message. */

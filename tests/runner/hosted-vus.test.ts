@@ -84,6 +84,21 @@ describe('--vu-threads', () => {
     ]);
   });
 
+  it("sends a script's ArrayBuffer as bytes and logs a script's Error with its frames", async () => {
+    const before = files.server.requests.length;
+    const r = await runHosted('hosted-vus-script-values.js');
+    expect(r.code, r.stderr).toBe(0);
+    const [sent] = files.server.requests.slice(before);
+    expect([sent.url, sent.bodyBytes, sent.bodySha1]).toEqual([
+      '/buffer',
+      3,
+      createHash('sha1')
+        .update(Buffer.from([1, 2, 3]))
+        .digest('hex'),
+    ]);
+    expect(r.stderr).toMatch(/Error: hosted boom\\n +at thrower \(.*hosted-vus-script-values\.js:8/);
+  });
+
   it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
     const before = files.server.requests.length;
     const r = await runHosted('hosted-vus-arrival-rate.js', { threads: 'two' });
