@@ -97,9 +97,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     );
 
   if (!input.quiet) {
+    const threads = input.vuThreads ?? 0;
+    const hosting =
+      threads > 0 ? ` (--vu-threads ${threads}: VUs share ${threads} thread${threads > 1 ? 's' : ''})` : '';
     const lines = [
       BANNER,
-      `     execution: local`,
+      `     execution: local${hosting}`,
       `        script: ${input.scriptPath}`,
       `        output: ${outputs.length > 0 ? outputs.map((o) => o.description).join(', ') : '-'}`,
       '',

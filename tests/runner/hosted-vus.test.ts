@@ -99,6 +99,21 @@ describe('--vu-threads', () => {
     expect(r.stderr).toMatch(/Error: hosted boom\\n +at thrower \(.*hosted-vus-script-values\.js:8/);
   });
 
+  it('says in the header that VUs share threads', async () => {
+    const r = await bench([
+      'run',
+      '--summary-mode',
+      'disabled',
+      '--vu-threads',
+      '2',
+      '-e',
+      `TARGET=${files.server.url}`,
+      fixture('hosted-vus-large-bodies.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[3]).toBe('     execution: local (--vu-threads 2: VUs share 2 threads)');
+  });
+
   it('rejects a --vu-threads value that is not a whole number before running anything', async () => {
     const before = files.server.requests.length;
     const r = await runHosted('hosted-vus-arrival-rate.js', { threads: 'two' });
