@@ -17,7 +17,10 @@ export class LocalIo {
       const resolve = this.waiting.get(reply.id);
       if (!resolve) return; // cancelled
       this.waiting.delete(reply.id);
-      resolve(reply);
+      // Delivered two event-loop turns later: undici makes an HTTP/1.1 connection reusable only on the turn after the
+      // response completed (setImmediate, queued after this callback), and a VU that sent its next request sooner
+      // would get a second connection where k6 reuses the first (the I/O worker path is slow enough not to notice).
+      setImmediate(() => setImmediate(() => resolve(reply)));
     });
     this.connection.handle({ t: 'attach', ...attach });
   }
