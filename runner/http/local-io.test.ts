@@ -37,16 +37,15 @@ const get = (path: string) => ({
   discardBody: false,
 });
 
+const newIo = () =>
+  new LocalIo({ signal: new Int32Array(4), insecureSkipTLSVerify: false, noConnectionReuse: false });
+
 const text = (body: ArrayBuffer[]) => Buffer.concat(body.map((b) => Buffer.from(b))).toString();
 
 describe('LocalIo', () => {
   it('answers each request on the VU thread and reuses one keep-alive connection', async () => {
     connections.clear();
-    const io = new LocalIo({
-      signal: new Int32Array(4),
-      insecureSkipTLSVerify: false,
-      noConnectionReuse: false,
-    });
+    const io = newIo();
     const first = await io.sendAsync(get('/a')).reply;
     const second = await io.sendAsync(get('/b')).reply;
     expect([first.status, text(first.body), second.status, text(second.body)]).toEqual([
@@ -61,11 +60,7 @@ describe('LocalIo', () => {
   });
 
   it('drops a cancelled request: nothing in flight, and the next request still gets its reply', async () => {
-    const io = new LocalIo({
-      signal: new Int32Array(4),
-      insecureSkipTLSVerify: false,
-      noConnectionReuse: false,
-    });
+    const io = newIo();
     const slow = io.sendAsync(get('/slow'));
     let settled = false;
     void slow.reply.then(() => {
@@ -81,11 +76,7 @@ describe('LocalIo', () => {
 
   it('opens a new connection after closeIdleConnections', async () => {
     connections.clear();
-    const io = new LocalIo({
-      signal: new Int32Array(4),
-      insecureSkipTLSVerify: false,
-      noConnectionReuse: false,
-    });
+    const io = newIo();
     await io.sendAsync(get('/one')).reply;
     io.closeIdleConnections();
     await io.sendAsync(get('/two')).reply;
