@@ -7,11 +7,10 @@ import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
 import { publishLoopLag } from './metrics/loop-lag';
-import { TestAbort } from './vu/interruption';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { type PostToMain, VuRuntime } from './vu/runtime';
 import { inlineSourceMapRemapper, setFrameRemapper } from './vu/script-stack';
-import { describeError, serveVu } from './vu/serve-vu';
+import { describeError, reportUncaught, serveVu } from './vu/serve-vu';
 import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
 
 if (!parentPort) throw new Error('vu-host.worker must run as a worker thread');
@@ -33,22 +32,9 @@ const postFor =
     const wrapped: HostToMain = { vu, message };
     port.postMessage(wrapped, transfer ?? []);
   };
-const hostPost = postFor(0);
 
 // An error nobody awaited cannot be tied to a VU here: it is reported once, as the thread's.
-process.on('uncaughtException', (error) => {
-  if (error instanceof TestAbort) hostPost({ type: 'abort', message: error.reason });
-  else hostPost({ type: 'log', level: 'error', message: `uncaught exception: ${describeError(error)}` });
-});
-process.on('unhandledRejection', (reason) => {
-  if (reason instanceof TestAbort) hostPost({ type: 'abort', message: reason.reason });
-  else
-    hostPost({
-      type: 'log',
-      level: 'error',
-      message: `unhandled promise rejection: ${describeError(reason)}`,
-    });
-});
+reportUncaught(postFor(0));
 
 function spawn(data: MainToHost & { type: 'spawn' }): void {
   const vu = data.data.vuId;

@@ -5,7 +5,7 @@ import './modules/external';
 import { TestAbort } from './vu/interruption';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
-import { describeError, serveVu } from './vu/serve-vu';
+import { describeError, reportUncaught, serveVu } from './vu/serve-vu';
 import type { RealmData } from './vu/wire';
 
 process.setSourceMapsEnabled(true);
@@ -14,15 +14,7 @@ const rt = new VuRuntime(data);
 
 const describe = describeError;
 
-process.on('uncaughtException', (error) => {
-  if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
-  else rt.log('error', `uncaught exception: ${describe(error)}`, { source: 'stacktrace' });
-});
-
-process.on('unhandledRejection', (reason) => {
-  if (reason instanceof TestAbort) post({ type: 'abort', message: reason.reason });
-  else rt.log('error', `unhandled promise rejection: ${describe(reason)}`, { source: 'stacktrace' });
-});
+reportUncaught(post);
 
 function exportsOf(module: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.keys(module).map((k) => [k, typeof module[k]]));

@@ -3,7 +3,7 @@
 // a thread-per-VU runner near 3k requests/s on 2 cores. Sync calls (get/post/batch) still go through the I/O
 // worker: a blocked thread cannot serve its own sockets.
 
-import type { OutgoingRequest } from './io-channel';
+import { type OutgoingRequest, requestMessage } from './io-channel';
 import { VuConnection } from './vu-connection';
 import type { AttachMessage, ReplyMessage } from './wire';
 
@@ -37,19 +37,7 @@ export class LocalIo {
     const reply = new Promise<ReplyMessage>((resolve) => {
       this.waiting.set(id, resolve);
     });
-    this.connection.handle({
-      t: 'req',
-      id,
-      wake: false,
-      method: request.method,
-      origin: request.origin,
-      path: request.path,
-      headers: request.headers,
-      body: request.body,
-      sharedBody: -1,
-      timeoutMs: request.timeoutMs,
-      discardBody: request.discardBody,
-    });
+    this.connection.handle(requestMessage(request, id, false));
     return { id, reply };
   }
 

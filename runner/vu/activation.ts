@@ -1,5 +1,7 @@
 // A VU's work inside one scenario activation: the executor-specific loop that claims iterations through the
 // scenario's shared block (no message per iteration) until the scenario stops or the VU is told to leave.
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   nowMs,
   SC_BUSY,
@@ -30,7 +32,6 @@ const HOSTED_STOP_CHECK_MS = 25;
 /** A hosted VU's timer waits end this early; the rest is spun on setImmediate (Node's timers fire up to 1 ms late). */
 const HOSTED_SPIN_MS = 1;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -5,12 +5,31 @@ import { HostedBlockingError } from '../modules/module-host';
 import { runActivation } from './activation';
 import { TestAbort } from './interruption';
 import type { Realm } from './realm';
-import type { VuRuntime } from './runtime';
+import type { PostToMain, VuRuntime } from './runtime';
 import { scriptStack } from './script-stack';
 import type { MainToRealm } from './wire';
 
 export function describeError(error: unknown): string {
   return scriptStack(error);
+}
+
+/**
+ * Reports errors nobody awaited (a timer callback's, a floating promise's) to the main thread through `post`: an
+ * exec.test.abort() becomes the run's abort, anything else an error log line.
+ */
+export function reportUncaught(post: PostToMain): void {
+  const report = (what: string) => (error: unknown) => {
+    if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
+    else
+      post({
+        type: 'log',
+        level: 'error',
+        message: `${what}: ${describeError(error)}`,
+        fields: { source: 'stacktrace' },
+      });
+  };
+  process.on('uncaughtException', report('uncaught exception'));
+  process.on('unhandledRejection', report('unhandled promise rejection'));
 }
 
 /** Returns the VU's message handler; `exit` runs after the VU flushed its samples on an exit message. */
