@@ -7,6 +7,7 @@ import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
 import { publishLoopLag } from './metrics/loop-lag';
+import { SampleBatchEncoder } from './metrics/sample-batch';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { type PostToMain, VuRuntime } from './vu/runtime';
 import { inlineSourceMapRemapper, setFrameRemapper } from './vu/script-stack';
@@ -33,6 +34,13 @@ const postFor =
     port.postMessage(wrapped, transfer ?? []);
   };
 
+// The samples of all VUs of this thread travel in one batch per flush (fewer messages, and their shared tag sets are
+// interned once); the main thread ingests them as the thread's, whatever VU emitted them.
+const encoder = new SampleBatchEncoder((batch, transfer) => {
+  const wrapped: HostToMain = { vu: 0, message: batch };
+  port.postMessage(wrapped, transfer);
+});
+
 // An error nobody awaited cannot be tied to a VU here: it is reported once, as the thread's.
 reportUncaught(postFor(0));
 
@@ -40,7 +48,7 @@ function spawn(data: MainToHost & { type: 'spawn' }): void {
   const vu = data.data.vuId;
   const post = postFor(vu);
   const { context, global } = newHostedContext(vu);
-  const rt = new VuRuntime(data.data, { post, global, hosted: true });
+  const rt = new VuRuntime(data.data, { post, global, hosted: true, encoder });
   try {
     const realm = createHostedRealm(rt, script, context);
     rt.encoder.flush();

@@ -52,6 +52,8 @@ const HTTP_OPTIONS: HttpModuleOptions = {
   systemTags: ['proto', 'status', 'method', 'url', 'name', 'group', 'error', 'error_code', 'scenario'],
 };
 
+const VU_TAGS = Object.freeze({ scenario: 'default', group: '' });
+
 /** A minimal ModuleHost for a VU thread that counts samples and needs no runner core. */
 function benchHost(port: MessagePort | undefined, onSamples: (n: number) => void): ModuleHost {
   return {
@@ -59,6 +61,7 @@ function benchHost(port: MessagePort | undefined, onSamples: (n: number) => void
     inInitContext: () => false,
     httpOptions: HTTP_OPTIONS,
     tags: () => ({ scenario: 'default', group: '' }),
+    tagsView: () => VU_TAGS,
     metadata: () => ({}),
     emit: (s) => onSamples(s.length),
     countData: () => {},

@@ -2,6 +2,7 @@
 // VUs, each reached through its own link so the rest of the engine treats a hosted VU like a thread-per-VU one.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { Aggregator } from '../metrics/aggregator';
 import { takePublishedLag } from '../metrics/loop-lag';
 import type { HostData, HostToMain, MainToHost, MainToRealm, RealmData } from '../vu/wire';
 import { workerUrl } from '../worker-url';
@@ -43,10 +44,19 @@ export class VuHost {
   private exited = false;
   private readonly loopLag = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(scriptPath: string) {
+  /** `sourceId`: the aggregator source of the thread's sample batches (one encoder serves all its VUs). */
+  constructor(
+    scriptPath: string,
+    aggregator: Aggregator,
+    private readonly sourceId: string,
+  ) {
     const data: HostData = { scriptPath, loopLag: this.loopLag };
     this.worker = new Worker(workerUrl('vu-host.worker'), { workerData: data });
     this.worker.on('message', ({ vu, message }: HostToMain) => {
+      if (message.type === 'samples') {
+        aggregator.ingest(this.sourceId, message);
+        return;
+      }
       // The thread's own messages (vu 0: an error no VU awaited) go to any of its VUs' handles. A forgotten VU's
       // late messages are dropped: its samples' ids mean nothing to another VU's handle.
       const link = vu === 0 ? this.links.values().next().value : this.links.get(vu);
@@ -57,6 +67,7 @@ export class VuHost {
     });
     this.worker.on('exit', (code) => {
       this.exited = true;
+      aggregator.dropSource(this.sourceId);
       for (const link of [...this.links.values()]) link.end(code);
     });
   }

@@ -40,7 +40,7 @@ export class VuPool {
   /** The host thread for a new VU: a new one until there are `threads`, then the one with the fewest VUs. */
   private hostFor(hosting: { scriptPath: string; threads: number }): VuHost {
     if (this.hosts.length < hosting.threads) {
-      const host = new VuHost(hosting.scriptPath);
+      const host = new VuHost(hosting.scriptPath, this.events.aggregator, `vu-host-${this.hosts.length + 1}`);
       this.hosts.push(host);
       return host;
     }

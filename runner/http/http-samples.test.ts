@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SYSTEM_TAGS } from '../options/option-keys';
 import {
   type ExchangeFacts,
+  ExchangeTagMemo,
   exchangeSamples,
   exchangeTags,
   httpTagFlags,
@@ -111,5 +112,25 @@ describe('HTTP samples', () => {
   it('carries the VU metadata on every sample', () => {
     const s = exchangeSamples(facts(), ctx({ metadata: { vu: '3' } }));
     expect(s.every((x) => x.metadata?.vu === '3')).toBe(true);
+  });
+
+  it('a memo hands out one frozen tags object while the exchange repeats, and a new one when any input changes', () => {
+    const memo = new ExchangeTagMemo();
+    const c = ctx();
+    const first = memo.tagsOf(facts(), c);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual(exchangeTags(facts(), c));
+    // Fresh but empty params.tags objects (one per call) still count as the same user tags.
+    expect(memo.tagsOf(facts({ endTime: 1 }), { ...c, userTags: {} })).toBe(first);
+    const notFound = memo.tagsOf(facts({ status: 404, expected: false }), c);
+    expect(notFound).not.toBe(first);
+    expect(notFound.status).toBe('404');
+    expect(memo.tagsOf(facts(), { ...c, vuTags: { scenario: 'other', group: '' } }).scenario).toBe('other');
+    expect(memo.tagsOf(facts(), { ...c, userTags: { name: 'n' } }).url).toBe('n');
+    // Errors are never remembered: their tags carry the message.
+    const error = { code: 1212, message: 'dial: i/o timeout' };
+    const e1 = memo.tagsOf(facts({ status: 0, error }), c);
+    expect(e1.error).toBe('dial: i/o timeout');
+    expect(memo.tagsOf(facts({ status: 0, error: { code: 1211, message: 'other' } }), c).error).toBe('other');
   });
 });

@@ -50,7 +50,7 @@ export function httpTagFlags(systemTags: Iterable<string>): HttpTagFlags {
 
 /** The VU's tags, the call's params.tags and the enabled system tags, fixed for one request. */
 export interface TagContext {
-  vuTags: Record<string, string>;
+  vuTags: Readonly<Record<string, string>>;
   userTags: Record<string, string>;
   flags: HttpTagFlags;
   metadata: Record<string, string>;
@@ -81,12 +81,74 @@ export function exchangeTags(facts: ExchangeFacts, ctx: TagContext): Record<stri
   return tags;
 }
 
-/** http_reqs, http_req_duration, blocked, connecting, tls_handshaking, sending, waiting, receiving, http_req_failed. */
-export function exchangeSamples(facts: ExchangeFacts, ctx: TagContext): SampleInput[] {
-  const tags = exchangeTags(facts, ctx);
+function isEmpty(record: Record<string, string>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+/**
+ * One VU's last exchange tags, reused (same frozen object) while everything they are built from is unchanged: a load
+ * loop repeats one request, and samples sharing a frozen tag set are encoded by identity, not re-keyed
+ * (runner/metrics/sample-batch.ts).
+ */
+export class ExchangeTagMemo {
+  private last:
+    | (Pick<ExchangeFacts, 'method' | 'tagUrl' | 'tagName' | 'status' | 'proto' | 'tlsVersion' | 'expected'> & {
+        vuTags: Readonly<Record<string, string>>;
+        userTags: Record<string, string>;
+        flags: HttpTagFlags;
+        tags: Readonly<Record<string, string>>;
+      })
+    | undefined;
+
+  tagsOf(facts: ExchangeFacts, ctx: TagContext): Readonly<Record<string, string>> {
+    const l = this.last;
+    if (
+      l !== undefined &&
+      facts.error === null &&
+      l.method === facts.method &&
+      l.status === facts.status &&
+      l.tagUrl === facts.tagUrl &&
+      l.tagName === facts.tagName &&
+      l.proto === facts.proto &&
+      l.tlsVersion === facts.tlsVersion &&
+      l.expected === facts.expected &&
+      l.vuTags === ctx.vuTags &&
+      l.flags === ctx.flags &&
+      (l.userTags === ctx.userTags || (isEmpty(l.userTags) && isEmpty(ctx.userTags)))
+    )
+      return l.tags;
+    const tags = Object.freeze(exchangeTags(facts, ctx));
+    // Error tags carry the message: not worth remembering.
+    this.last =
+      facts.error === null
+        ? {
+            method: facts.method,
+            status: facts.status,
+            tagUrl: facts.tagUrl,
+            tagName: facts.tagName,
+            proto: facts.proto,
+            tlsVersion: facts.tlsVersion,
+            expected: facts.expected,
+            vuTags: ctx.vuTags,
+            userTags: ctx.userTags,
+            flags: ctx.flags,
+            tags,
+          }
+        : undefined;
+    return tags;
+  }
+}
+
+/**
+ * http_reqs, http_req_duration, blocked, connecting, tls_handshaking, sending, waiting, receiving, http_req_failed.
+ * With a memo, repeated identical exchanges share one frozen tags object.
+ */
+export function exchangeSamples(facts: ExchangeFacts, ctx: TagContext, memo?: ExchangeTagMemo): SampleInput[] {
+  const tags = memo ? memo.tagsOf(facts, ctx) : exchangeTags(facts, ctx);
   const t = facts.timings;
   const time = facts.endTime;
-  const metadata = Object.keys(ctx.metadata).length > 0 ? ctx.metadata : undefined;
+  const metadata = isEmpty(ctx.metadata) ? undefined : ctx.metadata;
   // All samples of one exchange share the tags object (and metadata): consumers must not mutate them.
   const sample = (metric: string, value: number): SampleInput =>
     metadata ? { metric, time, value, tags, metadata } : { metric, time, value, tags };

@@ -7,7 +7,7 @@ import { responseCookies } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import type { ExpectedStatuses } from './expected-statuses';
 import { requestDump, responseDump } from './http-debug';
-import { exchangeSamples, type HttpTagFlags, type TagContext } from './http-samples';
+import { type ExchangeTagMemo, exchangeSamples, type HttpTagFlags, type TagContext } from './http-samples';
 import type { OutgoingRequest } from './io-channel';
 import { type RedirectHop, redirectHop } from './redirects';
 import type { EncodedBody } from './request-body';
@@ -30,6 +30,8 @@ export interface FlowContext {
   defaultCallback(): ExpectedStatuses | null;
   vuJar: CookieJar;
   tagFlags: HttpTagFlags;
+  /** Reuses the tags of repeated identical exchanges (see ExchangeTagMemo). */
+  tagMemo: ExchangeTagMemo;
 }
 
 /** k6's res.timings from the wire phases (built field by field: spreading is slow on this path). */
@@ -100,7 +102,7 @@ export class RequestFlow {
     this.deadline = performance.now() + params.timeoutMs;
     const host = ctx.host;
     this.tagContext = {
-      vuTags: host.tags(),
+      vuTags: host.tagsView(),
       userTags: params.tags,
       flags: ctx.tagFlags,
       metadata: host.metadata(),
@@ -191,6 +193,7 @@ export class RequestFlow {
           expected,
         },
         this.tagContext,
+        this.ctx.tagMemo,
       ),
     );
     if (host.httpOptions.httpDebug) {

@@ -5,7 +5,7 @@ import { batchItem, runBatch } from './batch';
 import { CookieJar } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
-import { type HttpTagFlags, httpTagFlags } from './http-samples';
+import { ExchangeTagMemo, type HttpTagFlags, httpTagFlags } from './http-samples';
 import { IoChannel } from './io-channel';
 import { LocalIo } from './local-io';
 import { type EncodedBody, encodeBody, encodeBodyShared, moveToShared } from './request-body';
@@ -19,6 +19,7 @@ import { SHARED_BODY_MIN_BYTES, SharedBodyBuffer } from './shared-body';
 export class VuHttp implements FlowContext {
   readonly vuJar = new CookieJar();
   readonly tagFlags: HttpTagFlags;
+  readonly tagMemo = new ExchangeTagMemo();
   private callback: ExpectedStatuses | null = DEFAULT_EXPECTED;
   /** Parsed targets by URL text: load tests hit a handful of URLs millions of times. */
   private readonly targets = new Map<string, RequestTarget>();

@@ -23,7 +23,7 @@ export interface SampleBatch {
 
 const CAPACITY = 4096;
 
-function keyOf(record: Record<string, string>): string {
+function keyOf(record: Readonly<Record<string, string>>): string {
   const keys = Object.keys(record).sort();
   let key = '';
   for (const k of keys) key += `${k}\u0000${record[k]}\u0001`;
@@ -34,8 +34,13 @@ function keyOf(record: Record<string, string>): string {
 export class SampleBatchEncoder {
   private nameIds = new Map<string, number>();
   private tagIdsByKey = new Map<string, number>();
+  /**
+   * Frozen tag sets (a VU's tags, repeated exchange tags) cannot change, so they are looked up by identity across
+   * calls; keying a tag set (sort and join) is the encoder's largest cost at thousands of iterations per second.
+   */
+  private frozenTagIds = new WeakMap<object, number>();
   // Samples of one emit() call usually share one tags object: remember the last one (only within that call,
-  // since callers may reuse and mutate a tags object between calls).
+  // since callers may reuse and mutate an unfrozen tags object between calls).
   private lastTags: object | undefined;
   private lastTagId = 0;
   private metaIdsByKey = new Map<string, number>();
@@ -62,14 +67,19 @@ export class SampleBatchEncoder {
     this.pendingDefinitions.push([name, type, contains]);
   }
 
-  private tagId(tags: Record<string, string>): number {
+  private tagId(tags: Readonly<Record<string, string>>): number {
     if (tags === this.lastTags) return this.lastTagId;
-    const key = keyOf(tags);
-    let id = this.tagIdsByKey.get(key);
+    const frozen = Object.isFrozen(tags);
+    let id = frozen ? this.frozenTagIds.get(tags) : undefined;
     if (id === undefined) {
-      id = this.tagIdsByKey.size;
-      this.tagIdsByKey.set(key, id);
-      this.pendingTags.push([id, { ...tags }]);
+      const key = keyOf(tags);
+      id = this.tagIdsByKey.get(key);
+      if (id === undefined) {
+        id = this.tagIdsByKey.size;
+        this.tagIdsByKey.set(key, id);
+        this.pendingTags.push([id, { ...tags }]);
+      }
+      if (frozen) this.frozenTagIds.set(tags, id);
     }
     this.lastTags = tags;
     this.lastTagId = id;
@@ -78,8 +88,12 @@ export class SampleBatchEncoder {
 
   private metaId(meta: Record<string, string> | undefined): number {
     if (!meta) return -1;
-    const keys = Object.keys(meta);
-    if (keys.length === 0) return -1;
+    let empty = true;
+    for (const _ in meta) {
+      empty = false;
+      break;
+    }
+    if (empty) return -1;
     const key = keyOf(meta);
     let id = this.metaIdsByKey.get(key);
     if (id === undefined) {

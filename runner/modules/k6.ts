@@ -36,7 +36,7 @@ export function createK6Module(rt: VuRuntime) {
   function check(value: unknown, checks: Record<string, unknown>, tags?: Record<string, unknown>): boolean {
     if (rt.inInitContext()) throw new Error('check() is not supported in the init context');
     const time = nowMs();
-    const base = { ...rt.tags(), ...tagValues(tags) };
+    const base = { ...rt.tagsView(), ...tagValues(tags) };
     const metadata = rt.metadata();
     let all = true;
     for (const name of Object.keys(checks ?? {})) {
@@ -75,7 +75,7 @@ export function createK6Module(rt: VuRuntime) {
     } finally {
       const end = nowMs();
       rt.emit([
-        { metric: 'group_duration', time: end, value: end - start, tags: rt.tags(), metadata: rt.metadata() },
+        { metric: 'group_duration', time: end, value: end - start, tags: rt.tagsView(), metadata: rt.metadata() },
       ]);
       rt.group = previous;
       rt.invalidateTags();

@@ -15,7 +15,7 @@ export interface SampleInput {
   metric: string;
   time: EpochMs;
   value: number;
-  tags: Record<string, string>;
+  tags: Readonly<Record<string, string>>;
   /** High-cardinality values (`vu`, `iter` system tags, exec.vu.metrics.metadata): outputs only, never thresholds. */
   metadata?: Record<string, string>;
 }
@@ -60,7 +60,9 @@ export interface ModuleHost {
   readonly httpOptions: HttpModuleOptions;
   /** The VU's current tag set: run tags < scenario tags < scenario/group system tags < exec.vu.metrics.tags. */
   tags(): Record<string, string>;
-  /** The VU's current metadata (vu/iter when enabled, exec.vu.metrics.metadata). */
+  /** The same tag set, frozen and shared until it changes (cheaper to encode: pass it as a sample's tags as it is). */
+  tagsView(): Readonly<Record<string, string>>;
+  /** The VU's current metadata (vu/iter when enabled, exec.vu.metrics.metadata); read-only. */
   metadata(): Record<string, string>;
   /** Emits samples (HTTP samples in k6's order: http_reqs, http_req_duration, ..., http_req_failed). */
   emit(samples: SampleInput[]): void;

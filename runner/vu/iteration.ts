@@ -48,7 +48,7 @@ function finish(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Ou
   }
   rt.iterationEnded();
   rt.lastIterationEnd = end;
-  const tags = rt.tags();
+  const tags = rt.tagsView();
   const metadata = rt.metadata();
   const [sent, received] = rt.takeData();
   const samples = [
@@ -101,8 +101,11 @@ async function settle(
 export function runIteration(rt: VuRuntime, ctx: IterationContext): Outcome | Promise<Outcome> {
   rt.iteration++;
   rt.iterationInScenario++;
-  rt.group = '';
-  rt.invalidateTags();
+  // The VU's tag set survives iterations (exec.vu.metrics.tags persist): it is rebuilt only when the group changes.
+  if (rt.group !== '') {
+    rt.group = '';
+    rt.invalidateTags();
+  }
   rt.iterationStarted();
   const start = nowMs();
   let result: unknown;

@@ -15,6 +15,8 @@ import type { RealmData, RealmToMain, ScenarioInfo } from './wire';
 /** Samples older than this are flushed before the realm blocks or between iterations. */
 const FLUSH_AGE_MS = 50;
 
+const NO_METADATA: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export type PostToMain = (message: RealmToMain | SampleBatch, transfer?: ArrayBuffer[]) => void;
 
 /** A thread-per-realm worker's way to the main thread. */
@@ -34,6 +36,8 @@ export interface RealmPlacement {
    * (runner/http/local-io.ts) and waits are timers.
    */
   hosted: boolean;
+  /** The thread's sample encoder when its VUs share one (hosted VUs: one batch per flush for the whole thread). */
+  encoder?: SampleBatchEncoder;
 }
 
 export class VuRuntime implements ModuleHost {
@@ -67,7 +71,7 @@ export class VuRuntime implements ModuleHost {
   private interruptListeners = new Set<() => void>();
   private startCallbacks: Array<() => void> = [];
   private endCallbacks: Array<() => void> = [];
-  private tagsCache: Record<string, string> | undefined;
+  private tagsCache: Readonly<Record<string, string>> | undefined;
   private readonly systemTags: Set<string>;
 
   constructor(
@@ -77,7 +81,7 @@ export class VuRuntime implements ModuleHost {
     this.post = placement.post;
     this.global = placement.global;
     this.hosted = placement.hosted;
-    this.encoder = new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
+    this.encoder = placement.encoder ?? new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
     this.vuId = data.vuId;
     this.httpOptions = data.httpOptions;
     this.signal = data.signal;
@@ -96,7 +100,16 @@ export class VuRuntime implements ModuleHost {
     this.tagsCache = undefined;
   }
 
+  /** The VU's current tags as a mutable copy (callers add their own). */
   tags(): Record<string, string> {
+    return { ...this.tagsView() };
+  }
+
+  /**
+   * The VU's current tags, frozen and shared until they change: samples that carry the same object are encoded by
+   * identity (runner/metrics/sample-batch.ts) instead of re-keying the tag set for every sample.
+   */
+  tagsView(): Readonly<Record<string, string>> {
     if (!this.tagsCache) {
       const t: Record<string, string> = { ...this.data.runTags };
       if (this.scenario) {
@@ -105,15 +118,21 @@ export class VuRuntime implements ModuleHost {
       }
       if (this.systemTags.has('group')) t.group = this.group;
       Object.assign(t, this.userTags);
-      this.tagsCache = t;
+      this.tagsCache = Object.freeze(t);
     }
-    return { ...this.tagsCache };
+    return this.tagsCache;
   }
 
+  /** Sample metadata (exec.vu.metrics.metadata, and the vu/iter system tags when enabled); do not mutate. */
   metadata(): Record<string, string> {
+    const vu = this.vuId > 0 && this.systemTags.has('vu');
+    const iter = this.iteration >= 0 && this.systemTags.has('iter');
+    let none = !vu && !iter;
+    for (const _ in this.userMetadata) none = false;
+    if (none) return NO_METADATA;
     const m: Record<string, string> = { ...this.userMetadata };
-    if (this.vuId > 0 && this.systemTags.has('vu')) m.vu = String(this.vuId);
-    if (this.iteration >= 0 && this.systemTags.has('iter')) m.iter = String(this.iteration);
+    if (vu) m.vu = String(this.vuId);
+    if (iter) m.iter = String(this.iteration);
     return m;
   }
 

@@ -117,6 +117,7 @@ export type MainToHost =
 
 /** VU host thread -> main: one hosted VU's message (vu 0: the thread's own, e.g. an uncaught error). */
 export interface HostToMain {
+  /** The VU the message is from; 0 for the thread's own (its sample batches, an error no VU awaited). */
   vu: number;
   message: RealmToMain | SampleBatch;
 }

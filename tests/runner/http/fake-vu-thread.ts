@@ -50,6 +50,7 @@ const host: ModuleHost = {
   inInitContext: () => init,
   httpOptions: data.httpOptions,
   tags: () => ({ ...data.tags }),
+  tagsView: () => data.tags,
   metadata: () => ({}),
   emit: (s) => {
     samples.push(...s);
