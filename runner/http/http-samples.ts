@@ -93,7 +93,10 @@ function isEmpty(record: Record<string, string>): boolean {
  */
 export class ExchangeTagMemo {
   private last:
-    | (Pick<ExchangeFacts, 'method' | 'tagUrl' | 'tagName' | 'status' | 'proto' | 'tlsVersion' | 'expected'> & {
+    | (Pick<
+        ExchangeFacts,
+        'method' | 'tagUrl' | 'tagName' | 'status' | 'proto' | 'tlsVersion' | 'expected'
+      > & {
         vuTags: Readonly<Record<string, string>>;
         userTags: Record<string, string>;
         flags: HttpTagFlags;
@@ -144,7 +147,11 @@ export class ExchangeTagMemo {
  * http_reqs, http_req_duration, blocked, connecting, tls_handshaking, sending, waiting, receiving, http_req_failed.
  * With a memo, repeated identical exchanges share one frozen tags object.
  */
-export function exchangeSamples(facts: ExchangeFacts, ctx: TagContext, memo?: ExchangeTagMemo): SampleInput[] {
+export function exchangeSamples(
+  facts: ExchangeFacts,
+  ctx: TagContext,
+  memo?: ExchangeTagMemo,
+): SampleInput[] {
   const tags = memo ? memo.tagsOf(facts, ctx) : exchangeTags(facts, ctx);
   const t = facts.timings;
   const time = facts.endTime;

@@ -75,7 +75,13 @@ export function createK6Module(rt: VuRuntime) {
     } finally {
       const end = nowMs();
       rt.emit([
-        { metric: 'group_duration', time: end, value: end - start, tags: rt.tagsView(), metadata: rt.metadata() },
+        {
+          metric: 'group_duration',
+          time: end,
+          value: end - start,
+          tags: rt.tagsView(),
+          metadata: rt.metadata(),
+        },
       ]);
       rt.group = previous;
       rt.invalidateTags();

@@ -81,7 +81,8 @@ export class VuRuntime implements ModuleHost {
     this.post = placement.post;
     this.global = placement.global;
     this.hosted = placement.hosted;
-    this.encoder = placement.encoder ?? new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
+    this.encoder =
+      placement.encoder ?? new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
     this.vuId = data.vuId;
     this.httpOptions = data.httpOptions;
     this.signal = data.signal;
