@@ -73,6 +73,8 @@ export class VuRuntime implements ModuleHost {
   private endCallbacks: Array<() => void> = [];
   private tagsCache: Readonly<Record<string, string>> | undefined;
   private readonly systemTags: Set<string>;
+  private readonly vuTagOn: boolean;
+  private readonly iterTagOn: boolean;
 
   constructor(
     readonly data: RealmData,
@@ -88,6 +90,8 @@ export class VuRuntime implements ModuleHost {
     this.signal = data.signal;
     this.httpPort = data.httpPort;
     this.systemTags = new Set(data.systemTags);
+    this.vuTagOn = this.systemTags.has('vu');
+    this.iterTagOn = this.systemTags.has('iter');
     if (data.mode === 'setup') this.baseGroup = '::setup';
     if (data.mode === 'teardown') this.baseGroup = '::teardown';
     this.group = this.baseGroup;
@@ -126,10 +130,13 @@ export class VuRuntime implements ModuleHost {
 
   /** Sample metadata (exec.vu.metrics.metadata, and the vu/iter system tags when enabled); do not mutate. */
   metadata(): Record<string, string> {
-    const vu = this.vuId > 0 && this.systemTags.has('vu');
-    const iter = this.iteration >= 0 && this.systemTags.has('iter');
+    const vu = this.vuId > 0 && this.vuTagOn;
+    const iter = this.iteration >= 0 && this.iterTagOn;
     let none = !vu && !iter;
-    for (const _ in this.userMetadata) none = false;
+    for (const _ in this.userMetadata) {
+      none = false;
+      break;
+    }
     if (none) return NO_METADATA;
     const m: Record<string, string> = { ...this.userMetadata };
     if (vu) m.vu = String(this.vuId);
