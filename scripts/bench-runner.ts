@@ -4,7 +4,8 @@
 //   1. a fixed open-model rate: achieved rate and p50/p99 latency, runner vs autocannon (target: p50 <= 1.2x);
 //   2. the highest constant-arrival rate sustained with 0 dropped iterations (target: >= 10,000/s), as ratios to the
 //      ceilings of part 0;
-//   3. the runner's iteration start lag p99 while another VU sends 30 MB bodies (target: < 2 ms).
+//   3. the runner's iteration start lag p99 while another VU sends 30 MB bodies (target: < 2 ms), next to the same
+//      schedule with no poster and with the same 30 MB posts sent by a separate process (what this machine allows).
 // VUs are sized as a k6 user would: preAllocatedVUs = rate x expected iteration time x margin (at least a minimum),
 // and every measured scenario follows a warm-up at the same rate on the same VUs (each VU thread compiles its own
 // code). CPU and thread wake-ups per request/iteration are read from /proc (Linux; "n/a" elsewhere): on a VM every
@@ -68,6 +69,24 @@ s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '
 process.stdin.on('end', () => process.exit(0)); process.stdin.resume();
 `;
 
+/** The 30 MB poster outside the runner: back-to-back POSTs on one keep-alive connection until stdin closes. */
+const POSTER = `
+const http = require('node:http');
+const url = new URL(process.argv[1]);
+const body = Buffer.alloc(30 * 1024 * 1024, 'x');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+let stop = false;
+process.stdin.on('end', () => { stop = true; setTimeout(() => process.exit(0), 5000).unref(); }); process.stdin.resume();
+const one = () => {
+  if (stop) return process.exit(0);
+  const req = http.request({ host: url.hostname, port: url.port, path: '/', method: 'POST', agent, headers: { 'content-length': body.length } },
+    (res) => { res.resume(); res.on('end', one); });
+  req.on('error', () => process.exit(1));
+  req.end(body);
+};
+one();
+`;
+
 async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(process.execPath, ['-e', SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<string>((done) => proc.stdout?.once('data', (d) => done(String(d).trim())));
@@ -95,7 +114,10 @@ interface RunnerFigures {
   vus: number;
 }
 
-/** A k6 script: warm-up at the rate, then the measured scenario on the same VUs (and optionally a 30 MB poster). */
+/** Who sends 30 MB bodies beside the measured GETs: nobody, a VU of the same run, or a separate process. */
+type Poster = 'none' | 'vu' | 'process';
+
+/** A k6 script: warm-up at the rate, then the measured scenario on the same VUs (and optionally a 30 MB poster VU). */
 function script(o: {
   url: string;
   mode: HttpMode;
@@ -155,8 +177,9 @@ async function runRunner(
   url: string,
   rate: number,
   seconds: number,
-  big = false,
+  poster: Poster = 'none',
 ): Promise<RunnerFigures> {
+  const big = poster === 'vu';
   const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
   try {
     const file = join(dir, 'script.js');
@@ -166,6 +189,10 @@ async function runRunner(
     // With node flags (profiling, GC tracing) the runner's own output is what the user wants to see.
     const stdout = NODE_ARGS.length > 0 ? 'inherit' : 'ignore';
     const flags = mode === 'async' ? ['--vu-threads', String(VU_THREADS)] : [];
+    const posterProc =
+      poster === 'process'
+        ? spawn(process.execPath, ['-e', POSTER, url], { stdio: ['pipe', 'ignore', 'inherit'] })
+        : undefined;
     const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...flags, file], {
       stdio: ['ignore', stdout, 'pipe'],
     });
@@ -177,6 +204,10 @@ async function runRunner(
     });
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     cpu.stop();
+    if (posterProc) {
+      posterProc.stdin?.end();
+      await new Promise((done) => posterProc.on('close', done));
+    }
     // The runner's warnings (e.g. "Insufficient VUs" whenever a start is dropped) only matter when it failed.
     if (code !== 0) throw new Error(`bench run exited with ${code}:\n${stderr}`);
     const f = JSON.parse(readFileSync(figuresFile, 'utf8'));
@@ -268,12 +299,19 @@ async function main(): Promise<void> {
       );
 
       console.log(
-        `${mode}: 3. start lag while another VU sends 30 MB bodies (${LAG_RATE}/s GETs for ${LAG_SECONDS}s)`,
+        `${mode}: 3. start lag while another VU sends 30 MB bodies (${LAG_RATE}/s GETs for ${LAG_SECONDS}s), next to no poster and to the same posts from a separate process`,
       );
-      const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, true);
-      console.log(
-        `   iteration start lag p99 ${ms(r3.lagP99)} (target < 2 ms); small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, request thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}`,
-      );
+      const posters: Array<[Poster, string]> = [
+        ['none', 'no poster                          '],
+        ['vu', 'poster VU in the run (the figure)  '],
+        ['process', 'poster as a separate node process '],
+      ];
+      for (const [poster, label] of posters) {
+        const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, poster);
+        console.log(
+          `   ${label}: iteration start lag p99 ${ms(r3.lagP99)}${poster === 'vu' ? ' (target < 2 ms)' : ''}; small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, request thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}`,
+        );
+      }
     }
     console.log(`\nload average at end: ${load()}`);
   } finally {
