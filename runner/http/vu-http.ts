@@ -1,5 +1,6 @@
 // The k6/http state of one VU realm (its jar, its response callback, its channel to the I/O worker) and the three
 // ways a script sends requests: blocking (get/post/.../request), batch, and asyncRequest.
+import { isArrayBuffer } from '../modules/cross-realm';
 import { HostedBlockingError, type ModuleHost } from '../modules/module-host';
 import { batchItem, runBatch } from './batch';
 import { CookieJar } from './cookie-jar';
@@ -172,13 +173,17 @@ export class VuHttp implements FlowContext {
   }
 
   /**
-   * encodeBody, except that a hosted VU sending the same large string again reuses its bytes: encoding a 30 MB body
-   * holds the thread its VUs share for tens of milliseconds per request, and load tests often post one payload over
-   * and over. Safe because a hosted VU's body bytes are never transferred or written to (runner/http/local-io.ts).
+   * encodeBody, except for a hosted VU's large bodies: the same large string sent again reuses its bytes, and a large
+   * ArrayBuffer is sent from the script's own buffer instead of a copy. Encoding or copying a 30 MB body (into fresh
+   * memory, slow to fault in on a VM) holds the thread its VUs share for tens of milliseconds per request, and load
+   * tests often post one payload over and over. Safe because a hosted VU's body bytes are written to the socket from
+   * this thread and never transferred (runner/http/local-io.ts); a script that changes its ArrayBuffer while
+   * the request is in flight changes what is sent.
    */
   private encode(body: unknown, warn: (message: string) => void): EncodedBody {
-    if (!this.host.hosted || typeof body !== 'string' || body.length < SHARED_BODY_MIN_BYTES)
-      return encodeBody(body, warn);
+    if (!this.host.hosted) return encodeBody(body, warn);
+    if (isArrayBuffer(body) && body.byteLength >= SHARED_BODY_MIN_BYTES) return { bytes: body, text: '' };
+    if (typeof body !== 'string' || body.length < SHARED_BODY_MIN_BYTES) return encodeBody(body, warn);
     if (this.lastLargeBody?.text !== body) this.lastLargeBody = encodeBody(body, warn);
     return { bytes: this.lastLargeBody.bytes, text: body };
   }

@@ -69,7 +69,7 @@ describe('--vu-threads', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('sends the bytes of each large string body, reusing the encoding only for the same string', async () => {
+  it('sends the bytes of each large body: a string re-encoded only when it is another string, an ArrayBuffer as it is now', async () => {
     const before = files.server.requests.length;
     const r = await runHosted('hosted-vus-large-bodies.js');
     expect(r.code, r.stderr).toBe(0);
@@ -81,6 +81,14 @@ describe('--vu-threads', () => {
       ['/a2', size, sha1('a'.repeat(size))],
       ['/b', size, sha1('b'.repeat(size))],
       ['/a3', size, sha1('a'.repeat(size))],
+      ['/bin1', size, createHash('sha1').update(Buffer.alloc(size, 7)).digest('hex')],
+      [
+        '/bin2',
+        size,
+        createHash('sha1')
+          .update(Buffer.concat([Buffer.from([8]), Buffer.alloc(size - 1, 7)]))
+          .digest('hex'),
+      ],
     ]);
   });
 
