@@ -114,13 +114,13 @@ export function sleepOvershoot(count: number, ms: number): { p50: number; p99: n
  * (Linux only; elsewhere `between` returns NaNs).
  */
 export class CpuSampler {
-  private readonly samples: Array<[number, number, number]> = [];
+  private readonly samples: Array<[number, number, number, MachineTicks]> = [];
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly pid: number) {
     this.timer = setInterval(() => {
       const cpu = cpuSeconds(this.pid);
-      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu, contextSwitches(this.pid)]);
+      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu, contextSwitches(this.pid), machineTicks()]);
     }, 100);
   }
 
@@ -128,14 +128,42 @@ export class CpuSampler {
     clearInterval(this.timer);
   }
 
-  /** CPU seconds and context switches between two epoch-ms instants (scaled from the samples inside the window). */
-  between(from: number, to: number): { cpu: number; switches: number } {
+  /**
+   * CPU seconds and context switches between two epoch-ms instants (scaled from the samples inside the window), and
+   * the machine's steal share over it: the time the hypervisor ran something else while this VM's CPUs had work.
+   */
+  between(from: number, to: number): { cpu: number; switches: number; steal: number } {
     const inside = this.samples.filter(([t]) => t >= from && t <= to);
-    if (inside.length < 2) return { cpu: Number.NaN, switches: Number.NaN };
-    const [t0, c0, s0] = inside[0];
-    const [t1, c1, s1] = inside[inside.length - 1];
+    if (inside.length < 2) return { cpu: Number.NaN, switches: Number.NaN, steal: Number.NaN };
+    const [t0, c0, s0, m0] = inside[0];
+    const [t1, c1, s1, m1] = inside[inside.length - 1];
     const scale = (to - from) / (t1 - t0);
-    return { cpu: (c1 - c0) * scale, switches: (s1 - s0) * scale };
+    return {
+      cpu: (c1 - c0) * scale,
+      switches: (s1 - s0) * scale,
+      steal: (m1.steal - m0.steal) / (m1.total - m0.total),
+    };
+  }
+}
+
+/** The machine's CPU ticks so far (all CPUs), and how many of them were stolen; NaN without /proc. */
+interface MachineTicks {
+  total: number;
+  steal: number;
+}
+
+/** First line of /proc/stat: user nice system idle iowait irq softirq steal ... (proc(5)). */
+export function machineTicks(): MachineTicks {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] };
+  } catch {
+    return { total: Number.NaN, steal: Number.NaN };
   }
 }
 

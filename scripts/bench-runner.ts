@@ -9,7 +9,9 @@
 // VUs are sized as a k6 user would: preAllocatedVUs = rate x expected iteration time x margin (at least a minimum),
 // and every measured scenario follows a warm-up at the same rate on the same VUs (each VU thread compiles its own
 // code). CPU and thread wake-ups per request/iteration are read from /proc (Linux; "n/a" elsewhere): on a VM every
-// thread wake-up is expensive, and the runner's sync requests cross threads several times per iteration.
+// thread wake-up is expensive, and the runner's sync requests cross threads several times per iteration. Each run also
+// prints the machine's steal share over its measured window (/proc/stat): time the hypervisor gave to other guests
+// while this VM had work, which shows up as stalls no runner can avoid.
 // Knobs (env): BENCH_RATE (1000), BENCH_SECONDS (10), BENCH_STEPS ("1000,2000,3000,4000,6000,8000,10000"),
 // BENCH_STEP_SECONDS (5), BENCH_WARMUP_SECONDS (3), BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10),
 // BENCH_CEILING_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_EXPECTED_MS (1), BENCH_VU_MARGIN (3), BENCH_MIN_VUS (10),
@@ -111,6 +113,8 @@ interface RunnerFigures {
    * per iteration (NaN without /proc). */
   cpuUs: number;
   switches: number;
+  /** Share of the machine's CPU time stolen by the hypervisor during the measured window (NaN without /proc). */
+  steal: number;
   vus: number;
 }
 
@@ -223,6 +227,7 @@ async function runRunner(
       vus,
       cpuUs: (used.cpu / iterations) * 1e6,
       switches: used.switches / iterations,
+      steal: used.steal,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -232,6 +237,7 @@ async function runRunner(
 const ms = (v: number) => `${v.toFixed(3)} ms`;
 const us = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(0)} µs`);
 const sw = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1));
+const pct = (v: number) => (Number.isNaN(v) ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -272,7 +278,7 @@ async function main(): Promise<void> {
         `   autocannon: achieved ${fixedAc.rate.toFixed(1)}/s  p50 ${ms(fixedAc.p50)}  p99 ${ms(fixedAc.p99)}`,
       );
       console.log(
-        `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs; CPU ${us(r1.cpuUs)} and ${sw(r1.switches)} thread wake-ups per iteration)`,
+        `   bench run : achieved ${r1.rate.toFixed(1)}/s  p50 ${ms(r1.p50)}  p99 ${ms(r1.p99)}  dropped ${r1.dropped}  (${r1.vus} VUs; CPU ${us(r1.cpuUs)} and ${sw(r1.switches)} thread wake-ups per iteration; steal ${pct(r1.steal)})`,
       );
       console.log(`   p50 ratio runner/autocannon: ${(r1.p50 / fixedAc.p50).toFixed(2)}x (target <= 1.2x)\n`);
 
@@ -286,7 +292,7 @@ async function main(): Promise<void> {
       for (const rate of STEPS) {
         const r = await runRunner(mode, url, rate, STEP_SECONDS);
         console.log(
-          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration`,
+          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration; steal ${pct(r.steal)}`,
         );
         achieved = Math.max(achieved, r.rate);
         if (r.dropped === 0) best = rate;
@@ -309,7 +315,7 @@ async function main(): Promise<void> {
       for (const [poster, label] of posters) {
         const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, poster);
         console.log(
-          `   ${label}: iteration start lag p99 ${ms(r3.lagP99)}${poster === 'vu' ? ' (target < 2 ms)' : ''}; small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, request thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}`,
+          `   ${label}: iteration start lag p99 ${ms(r3.lagP99)}${poster === 'vu' ? ' (target < 2 ms)' : ''}; small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, request thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}; steal ${pct(r3.steal)}`,
         );
       }
     }
