@@ -12,6 +12,9 @@
 // BENCH_BODY_MB (40: upsert body size), BENCH_WRITERS (2: concurrent writers), BENCH_CACHE (where generated upsert
 // bodies are kept between runs; default <tmpdir>/bench-emulator-data). Bodies are generated before any timing starts
 // (~4 GB per 1M x 768 dataset), so the client's CPU does not eat into the figures on a 2-core machine.
+// Every figure line ends with the machine's CPU steal share over its phase (/proc/stat): on a shared VM the hypervisor's
+// share moves these figures more than most code changes do.
+
 import type { ChildProcess } from 'node:child_process';
 import {
   closeSync,
@@ -28,6 +31,7 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../lib/sizes';
+import { machineTicks } from './bench-ceilings';
 import { startEmulator, stopProcess } from './with-emulator';
 
 function intEnv(name: string, fallback: number): number {
@@ -310,26 +314,29 @@ async function benchmark(kind: Kind): Promise<void> {
   const files = bodyFiles(kind, N);
   const backlogFiles = files.slice(0, Math.max(1, Math.round(files.length / 2)));
   await withEmulator(['--index-throughput', '1KiB', '--backlog-limit', '1TiB'], async (base) => {
+    let ticks = machineTicks();
     const write = await ingest(base, backlogFiles);
     console.log(
       `ingest (indexing held): ${fmt(write.bytes / 1e6 / write.seconds)} MB/s of upsert bodies accepted ` +
-        `(${formatBytes(write.bytes)} in ${fmt(write.seconds, 2)} s, ${fmt(backlogRows / write.seconds, 0)} vectors/s)`,
+        `(${formatBytes(write.bytes)} in ${fmt(write.seconds, 2)} s, ${fmt(backlogRows / write.seconds, 0)} vectors/s; ${stealSince(ticks)})`,
     );
+    ticks = machineTicks();
     const strong = await queryLatencies(base, kind, Math.min(QUERIES, 30), 'strong');
     console.log(
-      `strong ANN over ${backlogRows} unindexed vectors: p50 ${fmt(percentile(strong, 50))} ms, p90 ${fmt(percentile(strong, 90))} ms`,
+      `strong ANN over ${backlogRows} unindexed vectors: p50 ${fmt(percentile(strong, 50))} ms, p90 ${fmt(percentile(strong, 90))} ms (${stealSince(ticks)})`,
     );
   });
 
   // B: unpaced indexing: ingest everything, wait for up-to-date, then the query figures.
   await withEmulator([], async (base, child) => {
     const started = performance.now();
+    let ticks = machineTicks();
     const write = await ingest(base, files);
     await waitUpToDate(base, 3600);
     const seconds = (performance.now() - started) / 1000;
     console.log(
       `ingest + indexing: ${fmt(N / seconds, 0)} vectors/s from first write to up-to-date (${fmt(seconds, 1)} s; ` +
-        `ingest alone ${fmt(write.bytes / 1e6 / write.seconds)} MB/s while indexing)`,
+        `ingest alone ${fmt(write.bytes / 1e6 / write.seconds)} MB/s while indexing; ${stealSince(ticks)})`,
     );
     const rss = rssBytes(child);
     console.log(
@@ -338,7 +345,9 @@ async function benchmark(kind: Kind): Promise<void> {
     // Warm-up: each scan worker is its own isolate that JIT-compiles its loops and tiers up the wasm on first use, and
     // the first queries after up-to-date share the CPU with the last background work. Shown, not hidden.
     const warmup = await queryLatencies(base, kind, WARMUP_QUERIES, 'eventual');
+    ticks = machineTicks();
     const eventual = await queryLatencies(base, kind, QUERIES, 'eventual');
+    const eventualSteal = stealSince(ticks);
     const recall = await call(`${base}/v1/namespaces/bench/_debug/recall`, {
       num: Math.min(QUERIES, 100),
       top_k: 10,
@@ -346,15 +355,23 @@ async function benchmark(kind: Kind): Promise<void> {
     console.log(
       `eventual ANN: p50 ${fmt(percentile(eventual, 50))} ms, p90 ${fmt(percentile(eventual, 90))} ms (${QUERIES} queries, top 10, ` +
         `after ${WARMUP_QUERIES} warm-up queries: p50 ${fmt(percentile(warmup, 50))} ms); ` +
-        `recall@10 ${fmt(recall.json.avg_recall as number, 3)} (_debug/recall, ${Math.min(QUERIES, 100)} stored vectors)`,
+        `recall@10 ${fmt(recall.json.avg_recall as number, 3)} (_debug/recall, ${Math.min(QUERIES, 100)} stored vectors; queries: ${eventualSteal})`,
     );
+    ticks = machineTicks();
     const s = await stall(base, kind);
     console.log(
       `${BODY_MB} MB write during queries: worst query ${fmt(s.worstDuring)} ms vs baseline p50 ${fmt(s.baselineP50)} ms ` +
         `-> stall ${fmt(Math.max(0, s.worstDuring - s.baselineP50))} ms; longest event-loop block in the emulator ` +
-        `${fmt(s.loopMaxMs)} ms (write took ${fmt(s.writeMs, 0)} ms)`,
+        `${fmt(s.loopMaxMs)} ms (write took ${fmt(s.writeMs, 0)} ms; ${stealSince(ticks)})`,
     );
   });
+}
+
+/** The share of the machine's CPU time the hypervisor stole since `from` (a VM's noise, printed beside each figure). */
+function stealSince(from: ReturnType<typeof machineTicks>): string {
+  const now = machineTicks();
+  const share = (now.steal - from.steal) / (now.total - from.total);
+  return Number.isNaN(share) ? 'steal n/a' : `steal ${(share * 100).toFixed(1)}%`;
 }
 
 /** The 1/5/15-minute load averages: the machine is shared, so every figure is printed with the load around it. */
