@@ -42,13 +42,16 @@ export function createMetricsModule(rt: VuRuntime, declared: DeclaredMetrics) {
           rt.log('warn', msg);
           return false;
         }
-        const t = rt.tags();
-        if (tags) {
+        // Without tags of its own the sample carries the VU's shared tag set (encoded by identity, see tagsView).
+        let t: Readonly<Record<string, string>> = rt.tagsView();
+        if (tags && Object.keys(tags).length > 0) {
+          const own = { ...t };
           for (const [k, val] of Object.entries(tags)) {
             if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean')
               throw new TypeError(`invalid tag value for "${k}": tags must be strings, numbers or booleans`);
-            t[k] = String(val);
+            own[k] = String(val);
           }
+          t = own;
         }
         rt.emit([{ metric: this.name, time: nowMs(), value: v, tags: t, metadata: rt.metadata() }]);
         return true;
