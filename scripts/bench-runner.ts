@@ -109,6 +109,12 @@ interface RunnerFigures {
   lagP99: number;
   mainLagP99: number;
   httpLagP99: number;
+  /**
+   * Part 3 only (its runs write `--out json`): the largest per-second event-loop lag of the main thread and of the
+   * thread that times the requests inside the measured window, which the summary's figures cannot separate from the
+   * warm-up (VU start-up and JIT compilation stall both threads there).
+   */
+  windowLag?: { main: number; request: number };
   /** Runner process CPU per measured iteration (µs) and voluntary context switches (thread wake-ups) of its threads
    * per iteration (NaN without /proc). */
   cpuUs: number;
@@ -116,6 +122,11 @@ interface RunnerFigures {
   /** Share of the machine's CPU time stolen by the hypervisor during the measured window (NaN without /proc). */
   steal: number;
   vus: number;
+}
+
+/** The thread that times the requests: the HTTP I/O thread (sync) or the VUs' (first) host thread (async). */
+function requestThreadOf(mode: HttpMode): string {
+  return mode === 'sync' ? 'http' : VU_THREADS === 1 ? 'vu-host' : 'vu-host-1';
 }
 
 /** Who sends 30 MB bodies beside the measured GETs: nobody, a VU of the same run, or a separate process. */
@@ -131,9 +142,7 @@ function script(o: {
   big: boolean;
   figures: string;
 }) {
-  // The thread that times the requests: the HTTP I/O thread (sync) or the VUs' host thread (async, --vu-threads).
-  const thread = o.mode === 'sync' ? 'http' : VU_THREADS === 1 ? 'vu-host' : 'vu-host-1';
-  const requestThread = `bench_event_loop_lag{thread:${thread}}`;
+  const requestThread = `bench_event_loop_lag{thread:${requestThreadOf(o.mode)}}`;
   const arrival = (duration: number, extra: string) =>
     `{ executor: 'constant-arrival-rate', rate: ${o.rate}, timeUnit: '1s', duration: '${duration}s', preAllocatedVUs: ${o.vus}, maxVUs: ${o.vus}, ${extra} }`;
   return `
@@ -182,6 +191,7 @@ async function runRunner(
   rate: number,
   seconds: number,
   poster: Poster = 'none',
+  lagInWindow = false,
 ): Promise<RunnerFigures> {
   const big = poster === 'vu';
   const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
@@ -197,6 +207,9 @@ async function runRunner(
       poster === 'process'
         ? spawn(process.execPath, ['-e', POSTER, url], { stdio: ['pipe', 'ignore', 'inherit'] })
         : undefined;
+    // At part 3's 200/s the NDJSON output is a few tens of thousands of lines: too little to disturb the run.
+    const out = join(dir, 'out.ndjson');
+    if (lagInWindow) flags.push('--out', `json=${out}`);
     const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...flags, file], {
       stdio: ['ignore', stdout, 'pipe'],
     });
@@ -228,10 +241,33 @@ async function runRunner(
       cpuUs: (used.cpu / iterations) * 1e6,
       switches: used.switches / iterations,
       steal: used.steal,
+      windowLag: lagInWindow
+        ? windowLag(out, f.t0 + WARMUP_SECONDS * 1000, f.t0 + (WARMUP_SECONDS + seconds) * 1000, mode)
+        : undefined,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The largest `bench_event_loop_lag` of the main thread and of the request thread between two epoch-ms instants. */
+function windowLag(
+  ndjson: string,
+  from: number,
+  to: number,
+  mode: HttpMode,
+): { main: number; request: number } {
+  const requestThread = requestThreadOf(mode);
+  const lag = { main: 0, request: 0 };
+  for (const line of readFileSync(ndjson, 'utf8').split('\n')) {
+    if (!line.includes('"bench_event_loop_lag"') || !line.includes('"Point"')) continue;
+    const point = JSON.parse(line) as { data: { time: string; value: number; tags: { thread?: string } } };
+    const time = Date.parse(point.data.time);
+    if (time < from || time > to) continue;
+    if (point.data.tags.thread === 'main') lag.main = Math.max(lag.main, point.data.value);
+    if (point.data.tags.thread === requestThread) lag.request = Math.max(lag.request, point.data.value);
+  }
+  return lag;
 }
 
 const ms = (v: number) => `${v.toFixed(3)} ms`;
@@ -313,9 +349,9 @@ async function main(): Promise<void> {
         ['process', 'poster as a separate node process '],
       ];
       for (const [poster, label] of posters) {
-        const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, poster);
+        const r3 = await runRunner(mode, url, LAG_RATE, LAG_SECONDS, poster, true);
         console.log(
-          `   ${label}: iteration start lag p99 ${ms(r3.lagP99)}${poster === 'vu' ? ' (target < 2 ms)' : ''}; small GET p99 ${ms(r3.p99)}; event-loop lag p99 of the per-second maxima (warm-up included) main ${ms(r3.mainLagP99)}, request thread ${ms(r3.httpLagP99)}; dropped ${r3.dropped}; steal ${pct(r3.steal)}`,
+          `   ${label}: iteration start lag p99 ${ms(r3.lagP99)}${poster === 'vu' ? ' (target < 2 ms)' : ''}; small GET p99 ${ms(r3.p99)}; largest event-loop lag in the measured window main ${ms(r3.windowLag?.main ?? Number.NaN)}, request thread ${ms(r3.windowLag?.request ?? Number.NaN)}; dropped ${r3.dropped}; steal ${pct(r3.steal)}`,
         );
       }
     }
