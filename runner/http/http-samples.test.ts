@@ -127,6 +127,12 @@ describe('HTTP samples', () => {
     expect(notFound.status).toBe('404');
     expect(memo.tagsOf(facts(), { ...c, vuTags: { scenario: 'other', group: '' } }).scenario).toBe('other');
     expect(memo.tagsOf(facts(), { ...c, userTags: { name: 'n' } }).url).toBe('n');
+    // params.tags arrive as a fresh object per call: equal content reuses the tags, another value does not.
+    const phased = memo.tagsOf(facts(), { ...c, userTags: { phase: 'idle' } });
+    expect(memo.tagsOf(facts(), { ...c, userTags: { phase: 'idle' } })).toBe(phased);
+    expect(memo.tagsOf(facts(), { ...c, userTags: { phase: 'drain' } }).phase).toBe('drain');
+    expect(memo.tagsOf(facts(), { ...c, userTags: { phase: 'drain', x: '1' } }).x).toBe('1');
+    expect(memo.tagsOf(facts(), { ...c, userTags: { phase: 'drain' } }).x).toBeUndefined();
     // Errors are never remembered: their tags carry the message.
     const error = { code: 1212, message: 'dial: i/o timeout' };
     const e1 = memo.tagsOf(facts({ status: 0, error }), c);

@@ -86,6 +86,18 @@ function isEmpty(record: Record<string, string>): boolean {
   return true;
 }
 
+/** Same keys and values (params.tags is a fresh object per call, usually with the same few tags). */
+function sameTags(a: Record<string, string>, b: Record<string, string>): boolean {
+  if (a === b) return true;
+  let n = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
 /**
  * One VU's last exchange tags, reused (same frozen object) while everything they are built from is unchanged: a load
  * loop repeats one request, and samples sharing a frozen tag set are encoded by identity, not re-keyed
@@ -118,7 +130,7 @@ export class ExchangeTagMemo {
       l.expected === facts.expected &&
       l.vuTags === ctx.vuTags &&
       l.flags === ctx.flags &&
-      (l.userTags === ctx.userTags || (isEmpty(l.userTags) && isEmpty(ctx.userTags)))
+      sameTags(l.userTags, ctx.userTags)
     )
       return l.tags;
     const tags = Object.freeze(exchangeTags(facts, ctx));
