@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBody, encodeForm, file, queryEscape } from './request-body';
+import { encodeBody, encodeForm, encodeStringInSlices, file, queryEscape } from './request-body';
 
 const text = (b: ArrayBuffer | null) => (b ? Buffer.from(b).toString('utf8') : null);
 
@@ -52,5 +52,15 @@ describe('request bodies', () => {
   it('http.file defaults to application/octet-stream', () => {
     expect(file(new ArrayBuffer(2)).content_type).toBe('application/octet-stream');
     expect(() => file(3)).toThrow('http.file: data must be a string or an ArrayBuffer');
+  });
+
+  it('encodes a large string in slices to the same UTF-8 bytes, never splitting a surrogate pair', async () => {
+    const encode = (t: string) => Buffer.from(new TextEncoder().encode(t));
+    // Slices of 4 chars: the pair at index 3-4 straddles the first boundary; a lone surrogate becomes U+FFFD.
+    const text = 'abc\u{1F600}déf\uD800xyz€'.repeat(3);
+    for (const slice of [1, 2, 3, 4, 5, 1000]) {
+      expect(Buffer.from(await encodeStringInSlices(text, slice)), `slice ${slice}`).toEqual(encode(text));
+    }
+    expect((await encodeStringInSlices('')).byteLength).toBe(0);
   });
 });

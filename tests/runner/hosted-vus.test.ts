@@ -81,6 +81,8 @@ describe('--vu-threads', () => {
       ['/a2', size, sha1('a'.repeat(size))],
       ['/b', size, sha1('b'.repeat(size))],
       ['/a3', size, sha1('a'.repeat(size))],
+      ['/c1', 2 * (1 << 20) + 4, sha1(`${'é'.repeat(1 << 20)}\u{1F600}`)],
+      ['/c2', 2 * (1 << 20) + 4, sha1(`${'é'.repeat(1 << 20)}\u{1F600}`)],
       ['/bin1', size, createHash('sha1').update(Buffer.alloc(size, 7)).digest('hex')],
       [
         '/bin2',
