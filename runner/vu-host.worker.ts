@@ -10,8 +10,8 @@ import { publishLoopLag } from './metrics/loop-lag';
 import { SampleBatchEncoder } from './metrics/sample-batch';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { type PostToMain, VuRuntime } from './vu/runtime';
-import { inlineSourceMapRemapper, setFrameRemapper } from './vu/script-stack';
-import { describeError, reportUncaught, serveVu } from './vu/serve-vu';
+import { inlineSourceMapRemapper, scriptStack, setFrameRemapper } from './vu/script-stack';
+import { reportUncaught, serveVu } from './vu/serve-vu';
 import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
 
 if (!parentPort) throw new Error('vu-host.worker must run as a worker thread');
@@ -36,10 +36,7 @@ const postFor =
 
 // The samples of all VUs of this thread travel in one batch per flush (fewer messages, and their shared tag sets are
 // interned once); the main thread ingests them as the thread's, whatever VU emitted them.
-const encoder = new SampleBatchEncoder((batch, transfer) => {
-  const wrapped: HostToMain = { vu: 0, message: batch };
-  port.postMessage(wrapped, transfer);
-});
+const encoder = new SampleBatchEncoder(postFor(0));
 
 // An error nobody awaited cannot be tied to a VU here: it is reported once, as the thread's.
 reportUncaught(postFor(0));
@@ -63,7 +60,7 @@ function spawn(data: MainToHost & { type: 'spawn' }): void {
     post({ type: 'ready' });
   } catch (error) {
     rt.encoder.flush();
-    post({ type: 'initError', message: describeError(error) });
+    post({ type: 'initError', message: scriptStack(error) });
   }
 }
 

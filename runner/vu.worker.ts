@@ -5,14 +5,13 @@ import './modules/external';
 import { TestAbort } from './vu/interruption';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
-import { describeError, reportUncaught, serveVu } from './vu/serve-vu';
+import { scriptStack } from './vu/script-stack';
+import { reportUncaught, serveVu } from './vu/serve-vu';
 import type { RealmData } from './vu/wire';
 
 process.setSourceMapsEnabled(true);
 const data = workerData as RealmData;
 const rt = new VuRuntime(data);
-
-const describe = describeError;
 
 reportUncaught(post);
 
@@ -47,7 +46,7 @@ async function main(): Promise<void> {
     realm = await createRealm(rt);
   } catch (error) {
     rt.encoder.flush();
-    post({ type: 'initError', message: describe(error) });
+    post({ type: 'initError', message: scriptStack(error) });
     return;
   }
   if (data.mode === 'init0') {
@@ -101,7 +100,7 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
-    else post({ type: 'result', ok: false, message: describe(error) });
+    else post({ type: 'result', ok: false, message: scriptStack(error) });
   }
 }
 

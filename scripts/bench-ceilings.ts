@@ -141,15 +141,20 @@ export class CpuSampler {
     return {
       cpu: (c1 - c0) * scale,
       switches: (s1 - s0) * scale,
-      steal: (m1.steal - m0.steal) / (m1.total - m0.total),
+      steal: stealShare(m0, m1),
     };
   }
 }
 
 /** The machine's CPU ticks so far (all CPUs), and how many of them were stolen; NaN without /proc. */
-interface MachineTicks {
+export interface MachineTicks {
   total: number;
   steal: number;
+}
+
+/** The share of the machine's CPU time the hypervisor stole between two readings (NaN without /proc). */
+export function stealShare(from: MachineTicks, to: MachineTicks): number {
+  return (to.steal - from.steal) / (to.total - from.total);
 }
 
 /** First line of /proc/stat: user nice system idle iowait irq softirq steal ... (proc(5)). */

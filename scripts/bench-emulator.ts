@@ -22,7 +22,7 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../lib/sizes';
-import { machineTicks } from './bench-ceilings';
+import { type MachineTicks, machineTicks, stealShare } from './bench-ceilings';
 import { startEmulator, stopProcess } from './with-emulator';
 
 function intEnv(name: string, fallback: number): number {
@@ -198,6 +198,11 @@ function bodyFiles(kind: Kind, rows: number): string[] {
   return files;
 }
 
+/** The size of the largest body file: the buffer size that holds any of them. */
+function largestSize(files: string[]): number {
+  return Math.max(...files.map((f) => statSync(f).size));
+}
+
 /** Reads a body file into `buffer`; returns its size. */
 async function readBody(file: string, buffer: Buffer): Promise<number> {
   const handle = await open(file, 'r');
@@ -215,7 +220,7 @@ async function readBody(file: string, buffer: Buffer): Promise<number> {
  */
 async function warmBodies(files: string[]): Promise<number> {
   const started = performance.now();
-  const buffer = Buffer.allocUnsafeSlow(Math.max(...files.map((f) => statSync(f).size)));
+  const buffer = Buffer.allocUnsafeSlow(largestSize(files));
   for (const file of files) await readBody(file, buffer);
   return (performance.now() - started) / 1000;
 }
@@ -225,7 +230,7 @@ async function warmBodies(files: string[]): Promise<number> {
  * current one is in flight, so a slow read overlaps the server's time instead of adding to it. Returns bytes and s.
  */
 async function ingest(base: string, files: string[]): Promise<{ bytes: number; seconds: number }> {
-  const largest = Math.max(...files.map((f) => statSync(f).size));
+  const largest = largestSize(files);
   let next = 0;
   let bytes = 0;
   const started = performance.now();
@@ -235,8 +240,7 @@ async function ingest(base: string, files: string[]): Promise<{ bytes: number; s
     if (next >= files.length) return;
     let size = await readBody(files[next++], current);
     for (;;) {
-      const more = next < files.length;
-      const reading = more ? readBody(files[next++], spare) : undefined;
+      const reading = next < files.length ? readBody(files[next++], spare) : undefined;
       await call(`${base}/v2/namespaces/bench`, current.subarray(0, size));
       bytes += size;
       if (!reading) return;
@@ -394,9 +398,8 @@ async function benchmark(kind: Kind): Promise<void> {
 }
 
 /** The share of the machine's CPU time the hypervisor stole since `from` (a VM's noise, printed beside each figure). */
-function stealSince(from: ReturnType<typeof machineTicks>): string {
-  const now = machineTicks();
-  const share = (now.steal - from.steal) / (now.total - from.total);
+function stealSince(from: MachineTicks): string {
+  const share = stealShare(from, machineTicks());
   return Number.isNaN(share) ? 'steal n/a' : `steal ${(share * 100).toFixed(1)}%`;
 }
 

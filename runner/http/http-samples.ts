@@ -1,5 +1,5 @@
 // One HTTP exchange -> its tags and its nine samples in k6's order (k6-compat.md §3.1, §3.2). Pure.
-import type { SampleInput } from '../modules/module-host';
+import { isEmptyRecord, type SampleInput } from '../modules/module-host';
 import { statusErrorCode } from './error-codes';
 import type { PhaseTimings, WireError } from './wire';
 
@@ -79,11 +79,6 @@ export function exchangeTags(facts: ExchangeFacts, ctx: TagContext): Record<stri
   }
   if (facts.expected !== undefined && on.expected_response) tags.expected_response = String(facts.expected);
   return tags;
-}
-
-function isEmpty(record: Record<string, string>): boolean {
-  for (const _ in record) return false;
-  return true;
 }
 
 /** Same keys and values (params.tags is a fresh object per call, usually with the same few tags). */
@@ -167,7 +162,7 @@ export function exchangeSamples(
   const tags = memo ? memo.tagsOf(facts, ctx) : exchangeTags(facts, ctx);
   const t = facts.timings;
   const time = facts.endTime;
-  const metadata = isEmpty(ctx.metadata) ? undefined : ctx.metadata;
+  const metadata = isEmptyRecord(ctx.metadata) ? undefined : ctx.metadata;
   // All samples of one exchange share the tags object (and metadata): consumers must not mutate them.
   const sample = (metric: string, value: number): SampleInput =>
     metadata ? { metric, time, value, tags, metadata } : { metric, time, value, tags };

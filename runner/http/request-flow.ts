@@ -102,7 +102,7 @@ export class RequestFlow {
     this.deadline = performance.now() + params.timeoutMs;
     const host = ctx.host;
     this.tagContext = {
-      vuTags: host.tagsView(),
+      vuTags: host.tags(),
       userTags: params.tags,
       flags: ctx.tagFlags,
       metadata: host.metadata(),

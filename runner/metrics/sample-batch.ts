@@ -1,6 +1,6 @@
 // Compact sample transfer from a VU realm to the main thread: metric names and tag sets are interned per realm
 // and sent once; each sample is then four numbers in transferable typed arrays (no object per sample crosses).
-import type { SampleInput } from '../modules/module-host';
+import { isEmptyRecord, type SampleInput } from '../modules/module-host';
 import type { MetricType, ValueType } from './sinks';
 
 export interface SampleBatch {
@@ -87,13 +87,7 @@ export class SampleBatchEncoder {
   }
 
   private metaId(meta: Record<string, string> | undefined): number {
-    if (!meta) return -1;
-    let empty = true;
-    for (const _ in meta) {
-      empty = false;
-      break;
-    }
-    if (empty) return -1;
+    if (!meta || isEmptyRecord(meta)) return -1;
     const key = keyOf(meta);
     let id = this.metaIdsByKey.get(key);
     if (id === undefined) {

@@ -36,7 +36,7 @@ export function createK6Module(rt: VuRuntime) {
   function check(value: unknown, checks: Record<string, unknown>, tags?: Record<string, unknown>): boolean {
     if (rt.inInitContext()) throw new Error('check() is not supported in the init context');
     const time = nowMs();
-    const base = { ...rt.tagsView(), ...tagValues(tags) };
+    const base = { ...rt.tags(), ...tagValues(tags) };
     const metadata = rt.metadata();
     let all = true;
     for (const name of Object.keys(checks ?? {})) {
@@ -79,7 +79,7 @@ export function createK6Module(rt: VuRuntime) {
           metric: 'group_duration',
           time: end,
           value: end - start,
-          tags: rt.tagsView(),
+          tags: rt.tags(),
           metadata: rt.metadata(),
         },
       ]);

@@ -42,8 +42,8 @@ export function createMetricsModule(rt: VuRuntime, declared: DeclaredMetrics) {
           rt.log('warn', msg);
           return false;
         }
-        // Without tags of its own the sample carries the VU's shared tag set (encoded by identity, see tagsView).
-        let t: Readonly<Record<string, string>> = rt.tagsView();
+        // Without tags of its own the sample carries the VU's shared tag set (encoded by identity, see VuRuntime.tags).
+        let t: Readonly<Record<string, string>> = rt.tags();
         if (tags && Object.keys(tags).length > 0) {
           const own = { ...t };
           for (const [k, val] of Object.entries(tags)) {

@@ -11,6 +11,12 @@ import type { MessagePort } from 'node:worker_threads';
 export type EpochMs = number;
 
 /** One metric sample, as every part of the runner passes it around. Tag values are always strings. */
+/** True when a tag or metadata record has no key (no array of keys allocated: this runs for every sample). */
+export function isEmptyRecord(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
 export interface SampleInput {
   metric: string;
   time: EpochMs;
@@ -58,10 +64,11 @@ export interface ModuleHost {
   /** True while the module's top level (init code) is being evaluated: requests and metric adds must throw. */
   inInitContext(): boolean;
   readonly httpOptions: HttpModuleOptions;
-  /** The VU's current tag set: run tags < scenario tags < scenario/group system tags < exec.vu.metrics.tags. */
-  tags(): Record<string, string>;
-  /** The same tag set, frozen and shared until it changes (cheaper to encode: pass it as a sample's tags as it is). */
-  tagsView(): Readonly<Record<string, string>>;
+  /**
+   * The VU's current tag set: run tags < scenario tags < scenario/group system tags < exec.vu.metrics.tags. Frozen and
+   * shared until it changes (cheaper to encode: pass it as a sample's tags as it is; copy it to add tags).
+   */
+  tags(): Readonly<Record<string, string>>;
   /** The VU's current metadata (vu/iter when enabled, exec.vu.metrics.metadata); read-only. */
   metadata(): Record<string, string>;
   /** Emits samples (HTTP samples in k6's order: http_reqs, http_req_duration, ..., http_req_failed). */

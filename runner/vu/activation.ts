@@ -128,7 +128,7 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
       // time from the schedule and sleeps until then. A start whose time passed before this VU became free
       // had no free VU at its due time: it is dropped (k6's rule), never retried.
       const offsetOf = arrivalOffsetOf(mode.schedule);
-      const lagTags = rt.tagsView();
+      const lagTags = rt.tags();
       let freeSince = mode.freeSince;
       while (Atomics.load(block, SC_STOP) === 0) {
         const index = Atomics.add(block, SC_NEXT_ITER, 1);

@@ -48,7 +48,7 @@ function finish(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Ou
   }
   rt.iterationEnded();
   rt.lastIterationEnd = end;
-  const tags = rt.tagsView();
+  const tags = rt.tags();
   const metadata = rt.metadata();
   const [sent, received] = rt.takeData();
   const samples = [

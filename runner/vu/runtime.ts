@@ -6,6 +6,7 @@ import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
 import {
   HostedBlockingError,
   type HttpModuleOptions,
+  isEmptyRecord,
   type ModuleHost,
   type SampleInput,
 } from '../modules/module-host';
@@ -105,16 +106,11 @@ export class VuRuntime implements ModuleHost {
     this.tagsCache = undefined;
   }
 
-  /** The VU's current tags as a mutable copy (callers add their own). */
-  tags(): Record<string, string> {
-    return { ...this.tagsView() };
-  }
-
   /**
    * The VU's current tags, frozen and shared until they change: samples that carry the same object are encoded by
    * identity (runner/metrics/sample-batch.ts) instead of re-keying the tag set for every sample.
    */
-  tagsView(): Readonly<Record<string, string>> {
+  tags(): Readonly<Record<string, string>> {
     if (!this.tagsCache) {
       const t: Record<string, string> = { ...this.data.runTags };
       if (this.scenario) {
@@ -132,12 +128,7 @@ export class VuRuntime implements ModuleHost {
   metadata(): Record<string, string> {
     const vu = this.vuId > 0 && this.vuTagOn;
     const iter = this.iteration >= 0 && this.iterTagOn;
-    let none = !vu && !iter;
-    for (const _ in this.userMetadata) {
-      none = false;
-      break;
-    }
-    if (none) return NO_METADATA;
+    if (!vu && !iter && isEmptyRecord(this.userMetadata)) return NO_METADATA;
     const m: Record<string, string> = { ...this.userMetadata };
     if (vu) m.vu = String(this.vuId);
     if (iter) m.iter = String(this.iteration);

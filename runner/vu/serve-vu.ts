@@ -9,10 +9,6 @@ import type { PostToMain, VuRuntime } from './runtime';
 import { scriptStack } from './script-stack';
 import type { MainToRealm } from './wire';
 
-export function describeError(error: unknown): string {
-  return scriptStack(error);
-}
-
 /**
  * Reports errors nobody awaited (a timer callback's, a floating promise's) to the main thread through `post`: an
  * exec.test.abort() becomes the run's abort, anything else an error log line.
@@ -24,7 +20,7 @@ export function reportUncaught(post: PostToMain): void {
       post({
         type: 'log',
         level: 'error',
-        message: `${what}: ${describeError(error)}`,
+        message: `${what}: ${scriptStack(error)}`,
         fields: { source: 'stacktrace' },
       });
   };
@@ -51,7 +47,7 @@ export function serveVu(rt: VuRuntime, realm: Realm, exit: () => void): (msg: Ma
         if (error instanceof TestAbort) rt.post({ type: 'abort', message: error.reason });
         else if (error instanceof HostedBlockingError)
           rt.post({ type: 'abort', message: error.message, code: EXIT_SCRIPT_EXCEPTION });
-        else rt.log('error', describeError(error), { source: 'stacktrace' });
+        else rt.log('error', scriptStack(error), { source: 'stacktrace' });
         rt.post({ type: 'activationDone', gen: msg.gen, notStarted: 0 });
       }
     }

@@ -49,8 +49,7 @@ const host: ModuleHost = {
   vuId: data.vuId,
   inInitContext: () => init,
   httpOptions: data.httpOptions,
-  tags: () => ({ ...data.tags }),
-  tagsView: () => data.tags,
+  tags: () => data.tags,
   metadata: () => ({}),
   emit: (s) => {
     samples.push(...s);
