@@ -216,7 +216,7 @@ async function readBody(file: string, buffer: Buffer): Promise<number> {
 /**
  * Reads every body once before a timed phase, so the phase reads them from the page cache: the cached bodies of both
  * datasets (8 GB at 1M) do not all stay cached on this VM, and an earlier version timed the client's disk reads
- * (98.6 MB/s "ingest" while the disk was reading 80-150 MB/s). Returns the seconds it took.
+ * (its "ingest" figure halved while the disk was busy reading). Returns the seconds it took.
  */
 async function warmBodies(files: string[]): Promise<number> {
   const started = performance.now();
