@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Pool } from 'undici';
+import { statCpuMs } from '../emulator/thread-cpu';
 import { TrendSink } from '../runner/metrics/sinks';
 
 export interface Ceiling {
@@ -193,10 +194,7 @@ export function contextSwitches(pid: number): number {
 /** utime + stime of a process in seconds, NaN when /proc is not there. */
 export function cpuSeconds(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14 and 15 of proc(5), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')) / 1000;
   } catch {
     return Number.NaN;
   }

@@ -19,7 +19,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../lib/sizes';
 import { type MachineTicks, machineTicks, stealShare } from './bench-ceilings';
@@ -343,11 +343,14 @@ async function benchmark(kind: Kind): Promise<void> {
   );
   await withEmulator(['--index-throughput', '1KiB', '--backlog-limit', '1TiB'], async (base) => {
     let ticks = machineTicks();
+    const cpuBefore = await cpuNow(base);
     const write = await ingest(base, backlogFiles);
+    const cpuAfter = await cpuNow(base);
     console.log(
       `ingest (indexing held): ${fmt(write.bytes / 1e6 / write.seconds)} MB/s of upsert bodies accepted ` +
         `(${formatBytes(write.bytes)} in ${fmt(write.seconds, 2)} s, ${fmt(backlogRows / write.seconds, 0)} vectors/s; ${stealSince(ticks)})`,
     );
+    console.log(`  ${cpuLine(cpuBefore, cpuAfter, write)}`);
     ticks = machineTicks();
     const strong = await queryLatencies(base, kind, Math.min(QUERIES, 30), 'strong');
     console.log(
@@ -395,6 +398,50 @@ async function benchmark(kind: Kind): Promise<void> {
         `${fmt(s.loopMaxMs)} ms (write took ${fmt(s.writeMs, 0)} ms; ${stealSince(ticks)})`,
     );
   });
+}
+
+interface CpuReading {
+  /** The emulator's CPU ms by thread (GET /_emulator/stats thread_cpu_ms), null off Linux. */
+  emulator: Record<string, number> | null;
+  /** This process's (the client's) CPU ms. */
+  client: number;
+}
+
+async function cpuNow(base: string): Promise<CpuReading> {
+  const stats = await call(`${base}/_emulator/stats`);
+  const usage = process.cpuUsage();
+  return {
+    emulator: stats.json.thread_cpu_ms as Record<string, number> | null,
+    client: (usage.user + usage.system) / 1000,
+  };
+}
+
+/**
+ * Where the CPU went during an ingest, per MB of bodies: the emulator's request thread, its prefault thread (commits
+ * the pages of the rows to come and quantises fresh rows), its search and index workers, the rest of the emulator
+ * (V8's GC helpers, libuv), and this client; then how many of the machine's CPUs were busy on average. An ingest that
+ * keeps every CPU busy is bound by this machine's CPU, and the split says which work to cut.
+ */
+function cpuLine(before: CpuReading, after: CpuReading, write: { bytes: number; seconds: number }): string {
+  if (!before.emulator || !after.emulator) return 'CPU per thread: n/a (needs Linux /proc)';
+  const delta = (role: string) => (after.emulator?.[role] ?? 0) - (before.emulator?.[role] ?? 0);
+  const workers = Object.keys(after.emulator)
+    .filter((role) => role.startsWith('scan_') || role === 'indexer')
+    .reduce((sum, role) => sum + delta(role), 0);
+  const parts: [string, number][] = [
+    ['emulator request thread', delta('main')],
+    ['prefault thread', delta('prefault')],
+    ['search and index workers', workers],
+    ['rest of the emulator (GC helpers, libuv)', delta('other')],
+    ['client', after.client - before.client],
+  ];
+  const mb = write.bytes / 1e6;
+  const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
+  const busy = total / 1000 / write.seconds;
+  return (
+    `CPU per MB of bodies: ${parts.map(([name, ms]) => `${name} ${fmt(ms / mb, 2)} ms`).join(', ')}; ` +
+    `${fmt(busy, 2)} of ${availableParallelism()} CPUs busy on average`
+  );
 }
 
 /** The share of the machine's CPU time the hypervisor stole since `from` (a VM's noise, printed beside each figure). */

@@ -27,6 +27,8 @@ interface Pending {
 
 /** One worker thread and the jobs it still owes an answer for. */
 class EngineWorker {
+  /** The thread's kernel id once it has said it (null until then, and off Linux). */
+  tid: number | null = null;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private failure: Error | undefined;
@@ -59,6 +61,10 @@ class EngineWorker {
   }
 
   private settle(m: FromWorker): void {
+    if (m.type === 'thread') {
+      this.tid = m.tid;
+      return;
+    }
     const p = this.pending.get(m.job);
     if (!p) return;
     this.pending.delete(m.job);
@@ -72,6 +78,12 @@ class EngineWorker {
     for (const p of this.pending.values()) p.reject(this.failure);
     this.pending.clear();
   }
+}
+
+export interface EngineThread {
+  /** scan_1..scan_W (searches), indexer (index builds), prefault (page commits and fresh-row quantising). */
+  role: string;
+  tid: number | null;
 }
 
 export interface WorkerPoolOptions {
@@ -123,6 +135,15 @@ export class WorkerPoolExecutor implements Executor {
 
   private get all(): EngineWorker[] {
     return [...this.scan, this.indexer, this.prefaulter];
+  }
+
+  /** Each worker thread's role and kernel id (null until it has started, and off Linux). */
+  threads(): EngineThread[] {
+    return [
+      ...this.scan.map((w, i) => ({ role: `scan_${i + 1}`, tid: w.tid })),
+      { role: 'indexer', tid: this.indexer.tid },
+      { role: 'prefault', tid: this.prefaulter.tid },
+    ];
   }
 
   /** Counts a column that uses this pool (see release). */
@@ -236,6 +257,11 @@ export function workersAvailable(): boolean {
  */
 export function searchesIdle(maxWaitMs?: number): Promise<void> {
   return shared ? shared.searchesIdle(maxWaitMs) : Promise.resolve();
+}
+
+/** The threads of the process-wide pool (none when it is not running). */
+export function engineThreads(): EngineThread[] {
+  return shared?.threads() ?? [];
 }
 
 /** The process-wide pool every column shares by default (created on first use, stopped with its last column). */

@@ -18,5 +18,7 @@ export type ToWorker =
   | { type: 'run'; job: number; task: SearchTask | IndexJob | QuantizeJob };
 
 export type FromWorker =
+  /** Sent once at start: the worker's kernel thread id (null off Linux), for per-thread CPU figures. */
+  | { type: 'thread'; tid: number | null }
   | { type: 'done'; job: number; result: TaskResult | IndexResult | null }
   | { type: 'failed'; job: number; message: string };

@@ -89,6 +89,35 @@ describe('bench emulator (CLI)', () => {
     expect(out.join('')).toBe('');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'reports CPU per thread in /_emulator/stats: the request thread, each engine worker by role, the rest',
+    async () => {
+      const emu = await start();
+      const write = await post(`${emu.url}/v2/namespaces/cpu`, {
+        upsert_rows: [{ id: 1, vector: [1, 2] }],
+        distance_metric: 'cosine_distance',
+      });
+      expect(write.status).toBe(200);
+      // Workers say their thread ids once they have started: poll briefly rather than assume they have.
+      let cpu: Record<string, number> = {};
+      for (let i = 0; i < 100 && Object.keys(cpu).length < 6; i++) {
+        const stats = (await (await fetch(`${emu.url}/_emulator/stats`)).json()) as {
+          thread_cpu_ms: Record<string, number>;
+        };
+        cpu = stats.thread_cpu_ms;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const scans = Object.keys(cpu).filter((k) => k.startsWith('scan_'));
+      expect(scans.length).toBeGreaterThanOrEqual(1);
+      expect(Object.keys(cpu).sort()).toEqual(['indexer', 'main', 'other', 'prefault', ...scans].sort());
+      for (const ms of Object.values(cpu)) expect(ms).toBeGreaterThanOrEqual(0);
+      // Starting the process and serving the write took some CPU on the request thread.
+      expect(cpu.main).toBeGreaterThan(0);
+      emu.proc.kill('SIGTERM');
+      await emu.exited;
+    },
+  );
+
   it('never prints the API key', async () => {
     const emu = await start(['--api-key', 'tpuf_hush_hush']);
     const denied = await fetch(`${emu.url}/v1/namespaces`, { headers: { authorization: 'Bearer wrong' } });

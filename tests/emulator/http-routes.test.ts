@@ -368,6 +368,10 @@ describe('namespace routes', () => {
     const stats = await e.get('/_emulator/stats?reset=true');
     expect(stats.body.rss_bytes).toBeGreaterThan(0);
     expect(stats.body.event_loop_delay.max_ms).toBeGreaterThanOrEqual(0);
+    // In-process test emulator: no engine workers, so the request thread and the rest of the process.
+    if (process.platform === 'linux')
+      expect(Object.keys(stats.body.thread_cpu_ms).sort()).toEqual(['main', 'other']);
+    else expect(stats.body.thread_cpu_ms).toBeNull();
   });
 
   it('401 without the configured key, 404 and 405 for unknown endpoints and methods', async () => {
