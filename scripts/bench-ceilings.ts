@@ -3,6 +3,7 @@
 // Every loop here is bounded by its duration and sends only to the loopback URL it is given.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { Pool } from 'undici';
 import { statCpuMs } from '../emulator/thread-cpu';
 import { TrendSink } from '../runner/metrics/sinks';
@@ -133,9 +134,10 @@ export class CpuSampler {
    * CPU seconds and context switches between two epoch-ms instants (scaled from the samples inside the window), and
    * the machine's steal share over it: the time the hypervisor ran something else while this VM's CPUs had work.
    */
-  between(from: number, to: number): { cpu: number; switches: number; steal: number } {
+  between(from: number, to: number): { cpu: number; switches: number; steal: number; machineBusy: number } {
     const inside = this.samples.filter(([t]) => t >= from && t <= to);
-    if (inside.length < 2) return { cpu: Number.NaN, switches: Number.NaN, steal: Number.NaN };
+    if (inside.length < 2)
+      return { cpu: Number.NaN, switches: Number.NaN, steal: Number.NaN, machineBusy: Number.NaN };
     const [t0, c0, s0, m0] = inside[0];
     const [t1, c1, s1, m1] = inside[inside.length - 1];
     const scale = (to - from) / (t1 - t0);
@@ -143,6 +145,7 @@ export class CpuSampler {
       cpu: (c1 - c0) * scale,
       switches: (s1 - s0) * scale,
       steal: stealShare(m0, m1),
+      machineBusy: cpusBusy(m0, m1, availableParallelism()),
     };
   }
 }
@@ -151,11 +154,18 @@ export class CpuSampler {
 export interface MachineTicks {
   total: number;
   steal: number;
+  /** idle + iowait: time no CPU of this VM had work. */
+  idle: number;
 }
 
 /** The share of the machine's CPU time the hypervisor stole between two readings (NaN without /proc). */
 export function stealShare(from: MachineTicks, to: MachineTicks): number {
   return (to.steal - from.steal) / (to.total - from.total);
+}
+
+/** How many of the machine's CPUs had work on average between two readings (NaN without /proc). */
+export function cpusBusy(from: MachineTicks, to: MachineTicks, cpus: number): number {
+  return (1 - (to.idle - from.idle) / (to.total - from.total)) * cpus;
 }
 
 /** First line of /proc/stat: user nice system idle iowait irq softirq steal ... (proc(5)). */
@@ -167,9 +177,9 @@ export function machineTicks(): MachineTicks {
       .split(/\s+/)
       .slice(1, 9)
       .map(Number);
-    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] };
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7], idle: fields[3] + fields[4] };
   } catch {
-    return { total: Number.NaN, steal: Number.NaN };
+    return { total: Number.NaN, steal: Number.NaN, idle: Number.NaN };
   }
 }
 

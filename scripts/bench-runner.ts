@@ -89,6 +89,9 @@ const one = () => {
 one();
 `;
 
+/** The endpoint's process id, for its CPU figures (set once main() has started it). */
+let endpointPid = 0;
+
 async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(process.execPath, ['-e', SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
   const port = await new Promise<string>((done) => proc.stdout?.once('data', (d) => done(String(d).trim())));
@@ -118,6 +121,12 @@ interface RunnerFigures {
    * per iteration (NaN without /proc). */
   cpuUs: number;
   switches: number;
+  /** The endpoint process's CPU per measured iteration (µs), and how many of the machine's CPUs the runner and the
+   * endpoint kept busy together over the window (NaN without /proc): near the CPU count, the machine is the limit. */
+  endpointUs: number;
+  cpusBusy: number;
+  /** How many of the machine's CPUs had work over the window, whoever used them (NaN without /proc). */
+  machineBusy: number;
   /** Share of the machine's CPU time stolen by the hypervisor during the measured window (NaN without /proc). */
   steal: number;
   vus: number;
@@ -213,6 +222,7 @@ async function runRunner(
       stdio: ['ignore', stdout, 'pipe'],
     });
     const cpu = new CpuSampler(child.pid ?? 0);
+    const endpointCpu = new CpuSampler(endpointPid);
     let stderr = '';
     child.stderr?.on('data', (d) => {
       stderr += String(d);
@@ -220,6 +230,7 @@ async function runRunner(
     });
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     cpu.stop();
+    endpointCpu.stop();
     if (posterProc) {
       posterProc.stdin?.end();
       await new Promise((done) => posterProc.on('close', done));
@@ -232,6 +243,7 @@ async function runRunner(
     const to = f.t0 + (WARMUP_SECONDS + seconds * 0.9) * 1000;
     const rateDone = f.count / seconds;
     const used = cpu.between(from, to);
+    const endpoint = endpointCpu.between(from, to);
     const iterations = (rateDone * (to - from)) / 1000;
     return {
       ...f,
@@ -239,6 +251,9 @@ async function runRunner(
       vus,
       cpuUs: (used.cpu / iterations) * 1e6,
       switches: used.switches / iterations,
+      endpointUs: (endpoint.cpu / iterations) * 1e6,
+      cpusBusy: (used.cpu + endpoint.cpu) / ((to - from) / 1000),
+      machineBusy: used.machineBusy,
       steal: used.steal,
       windowLag: lagInWindow
         ? windowLag(out, f.t0 + WARMUP_SECONDS * 1000, f.t0 + (WARMUP_SECONDS + seconds) * 1000, mode)
@@ -272,6 +287,10 @@ function windowLag(
 const ms = (v: number) => `${v.toFixed(3)} ms`;
 const us = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(0)} µs`);
 const sw = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1));
+const busy = (both: number, machine: number) =>
+  Number.isNaN(both)
+    ? 'CPUs busy n/a'
+    : `runner and endpoint kept ${both.toFixed(2)} of ${availableParallelism()} CPUs busy, the machine ${machine.toFixed(2)}`;
 const pct = (v: number) => (Number.isNaN(v) ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 const load = () =>
   loadavg()
@@ -280,6 +299,7 @@ const load = () =>
 
 async function main(): Promise<void> {
   const { url, proc } = await startServer();
+  endpointPid = proc.pid ?? 0;
   try {
     console.log(
       `endpoint ${url} (node:http in its own process); ${process.platform}/${process.arch}, ${availableParallelism()} CPUs, node ${process.versions.node}; runner ${CLI}`,
@@ -327,7 +347,7 @@ async function main(): Promise<void> {
       for (const rate of STEPS) {
         const r = await runRunner(mode, url, rate, STEP_SECONDS);
         console.log(
-          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration; steal ${pct(r.steal)}`,
+          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration (endpoint ${us(r.endpointUs)}; ${busy(r.cpusBusy, r.machineBusy)}); steal ${pct(r.steal)}`,
         );
         achieved = Math.max(achieved, r.rate);
         if (r.dropped === 0) best = rate;
