@@ -3,7 +3,6 @@
 // Every loop here is bounded by its duration and sends only to the loopback URL it is given.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { Pool } from 'undici';
 import { statCpuMs } from '../emulator/thread-cpu';
 import { TrendSink } from '../runner/metrics/sinks';
@@ -111,18 +110,34 @@ export function sleepOvershoot(count: number, ms: number): { p50: number; p99: n
   return { p50: late.percentile(50), p99: late.percentile(99) };
 }
 
+interface CpuSample {
+  time: number;
+  cpu: number;
+  switches: number;
+  machine: MachineTicks;
+  /** CPU ms so far of each of the process's threads, by thread id. */
+  threads: Map<string, number>;
+}
+
 /**
- * CPU seconds (user + system) and context switches of another process over time, sampled every 100 ms from /proc
- * (Linux only; elsewhere `between` returns NaNs).
+ * CPU seconds (user + system), context switches and per-thread CPU of another process over time, sampled every 100 ms
+ * from /proc (Linux only; elsewhere `between` returns NaNs).
  */
 export class CpuSampler {
-  private readonly samples: Array<[number, number, number, MachineTicks]> = [];
+  private readonly samples: CpuSample[] = [];
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly pid: number) {
     this.timer = setInterval(() => {
       const cpu = cpuSeconds(this.pid);
-      if (!Number.isNaN(cpu)) this.samples.push([Date.now(), cpu, contextSwitches(this.pid), machineTicks()]);
+      if (Number.isNaN(cpu)) return;
+      this.samples.push({
+        time: Date.now(),
+        cpu,
+        switches: contextSwitches(this.pid),
+        machine: machineTicks(),
+        threads: threadCpu(this.pid),
+      });
     }, 100);
   }
 
@@ -131,21 +146,30 @@ export class CpuSampler {
   }
 
   /**
-   * CPU seconds and context switches between two epoch-ms instants (scaled from the samples inside the window), and
-   * the machine's steal share over it: the time the hypervisor ran something else while this VM's CPUs had work.
+   * Between two epoch-ms instants (scaled from the samples inside the window): CPU seconds and context switches, the
+   * machine's steal share (the time the hypervisor ran something else while this VM's CPUs had work), and the share of
+   * the window the process's busiest thread was on a CPU (near 1, that one thread is the limit whatever the other CPUs
+   * do).
    */
-  between(from: number, to: number): { cpu: number; switches: number; steal: number; machineBusy: number } {
-    const inside = this.samples.filter(([t]) => t >= from && t <= to);
+  between(from: number, to: number): { cpu: number; switches: number; steal: number; busiestThread: number } {
+    const inside = this.samples.filter((s) => s.time >= from && s.time <= to);
     if (inside.length < 2)
-      return { cpu: Number.NaN, switches: Number.NaN, steal: Number.NaN, machineBusy: Number.NaN };
-    const [t0, c0, s0, m0] = inside[0];
-    const [t1, c1, s1, m1] = inside[inside.length - 1];
-    const scale = (to - from) / (t1 - t0);
+      return {
+        cpu: Number.NaN,
+        switches: Number.NaN,
+        steal: Number.NaN,
+        busiestThread: Number.NaN,
+      };
+    const first = inside[0];
+    const last = inside[inside.length - 1];
+    const scale = (to - from) / (last.time - first.time);
+    let busiest = 0;
+    for (const [tid, ms] of last.threads) busiest = Math.max(busiest, ms - (first.threads.get(tid) ?? ms));
     return {
-      cpu: (c1 - c0) * scale,
-      switches: (s1 - s0) * scale,
-      steal: stealShare(m0, m1),
-      machineBusy: cpusBusy(m0, m1, availableParallelism()),
+      cpu: (last.cpu - first.cpu) * scale,
+      switches: (last.switches - first.switches) * scale,
+      steal: stealShare(first.machine, last.machine),
+      busiestThread: busiest / (last.time - first.time),
     };
   }
 }
@@ -154,18 +178,11 @@ export class CpuSampler {
 export interface MachineTicks {
   total: number;
   steal: number;
-  /** idle + iowait: time no CPU of this VM had work. */
-  idle: number;
 }
 
 /** The share of the machine's CPU time the hypervisor stole between two readings (NaN without /proc). */
 export function stealShare(from: MachineTicks, to: MachineTicks): number {
   return (to.steal - from.steal) / (to.total - from.total);
-}
-
-/** How many of the machine's CPUs had work on average between two readings (NaN without /proc). */
-export function cpusBusy(from: MachineTicks, to: MachineTicks, cpus: number): number {
-  return (1 - (to.idle - from.idle) / (to.total - from.total)) * cpus;
 }
 
 /** First line of /proc/stat: user nice system idle iowait irq softirq steal ... (proc(5)). */
@@ -177,9 +194,9 @@ export function machineTicks(): MachineTicks {
       .split(/\s+/)
       .slice(1, 9)
       .map(Number);
-    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7], idle: fields[3] + fields[4] };
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] };
   } catch {
-    return { total: Number.NaN, steal: Number.NaN, idle: Number.NaN };
+    return { total: Number.NaN, steal: Number.NaN };
   }
 }
 
@@ -199,6 +216,23 @@ export function contextSwitches(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU ms so far of each thread of a process, by thread id (empty without /proc). */
+export function threadCpu(pid: number): Map<string, number> {
+  const cpu = new Map<string, number>();
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        cpu.set(task, statCpuMs(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')));
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  } catch {
+    // No /proc, or the process is gone.
+  }
+  return cpu;
 }
 
 /** utime + stime of a process in seconds, NaN when /proc is not there. */

@@ -9,7 +9,10 @@
 // VUs are sized as a k6 user would: preAllocatedVUs = rate x expected iteration time x margin (at least a minimum),
 // and every measured scenario follows a warm-up at the same rate on the same VUs (each VU thread compiles its own
 // code). CPU and thread wake-ups per request/iteration are read from /proc (Linux; "n/a" elsewhere): on a VM every
-// thread wake-up is expensive, and the runner's sync requests cross threads several times per iteration. Each run also
+// thread wake-up is expensive, and the runner's sync requests cross threads several times per iteration. Each
+// constant-arrival step also prints the endpoint's CPU per iteration, how many CPUs the runner and the endpoint kept
+// busy together, and the share of the window the runner's busiest thread was on a CPU: drops with that thread near
+// 100% and CPUs to spare mean the one thread that serves the VUs is the limit. Each run also
 // prints the machine's steal share over its measured window (/proc/stat): time the hypervisor gave to other guests
 // while this VM had work, which shows up as stalls no runner can avoid.
 // Knobs (env): BENCH_RATE (1000), BENCH_SECONDS (10), BENCH_STEPS ("1000,2000,3000,4000,6000,8000,10000"),
@@ -125,8 +128,8 @@ interface RunnerFigures {
    * endpoint kept busy together over the window (NaN without /proc): near the CPU count, the machine is the limit. */
   endpointUs: number;
   cpusBusy: number;
-  /** How many of the machine's CPUs had work over the window, whoever used them (NaN without /proc). */
-  machineBusy: number;
+  /** Share of the window the runner's busiest thread was on a CPU (NaN without /proc). */
+  busiestThread: number;
   /** Share of the machine's CPU time stolen by the hypervisor during the measured window (NaN without /proc). */
   steal: number;
   vus: number;
@@ -253,7 +256,7 @@ async function runRunner(
       switches: used.switches / iterations,
       endpointUs: (endpoint.cpu / iterations) * 1e6,
       cpusBusy: (used.cpu + endpoint.cpu) / ((to - from) / 1000),
-      machineBusy: used.machineBusy,
+      busiestThread: used.busiestThread,
       steal: used.steal,
       windowLag: lagInWindow
         ? windowLag(out, f.t0 + WARMUP_SECONDS * 1000, f.t0 + (WARMUP_SECONDS + seconds) * 1000, mode)
@@ -287,10 +290,10 @@ function windowLag(
 const ms = (v: number) => `${v.toFixed(3)} ms`;
 const us = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(0)} µs`);
 const sw = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1));
-const busy = (both: number, machine: number) =>
+const busy = (both: number) =>
   Number.isNaN(both)
     ? 'CPUs busy n/a'
-    : `runner and endpoint kept ${both.toFixed(2)} of ${availableParallelism()} CPUs busy, the machine ${machine.toFixed(2)}`;
+    : `runner and endpoint kept ${both.toFixed(2)} of ${availableParallelism()} CPUs busy`;
 const pct = (v: number) => (Number.isNaN(v) ? 'n/a' : `${(v * 100).toFixed(1)}%`);
 const load = () =>
   loadavg()
@@ -347,7 +350,7 @@ async function main(): Promise<void> {
       for (const rate of STEPS) {
         const r = await runRunner(mode, url, rate, STEP_SECONDS);
         console.log(
-          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration (endpoint ${us(r.endpointUs)}; ${busy(r.cpusBusy, r.machineBusy)}); steal ${pct(r.steal)}`,
+          `   ${String(rate).padStart(6)}/s (${r.vus} VUs): achieved ${r.rate.toFixed(1)}/s, dropped ${r.dropped} (warm-up ${r.warmDropped}), start lag p99 ${ms(r.lagP99)}, request-thread lag p99 ${ms(r.httpLagP99)} (per-second maxima, warm-up included); CPU ${us(r.cpuUs)} and ${sw(r.switches)} thread wake-ups per iteration (endpoint ${us(r.endpointUs)}; ${busy(r.cpusBusy)}; the runner's busiest thread ${pct(r.busiestThread)} busy); steal ${pct(r.steal)}`,
         );
         achieved = Math.max(achieved, r.rate);
         if (r.dropped === 0) best = rate;
