@@ -13,6 +13,7 @@ import {
   SIGNAL_STOP_NEW,
 } from '../control-block';
 import { arrivalOffsetOf } from '../executors/arrival-schedule';
+import { StartScheduler } from './hosted-starts';
 import { runIteration } from './iteration';
 import type { Realm } from './realm';
 import type { VuRuntime } from './runtime';
@@ -24,19 +25,14 @@ const setupCache = new Map<string, unknown>();
 const FLUSH_WAIT_MS = 50;
 
 /**
- * Longest timer wait of a hosted VU before it looks at the scenario's stop word again (a thread-per-VU VU is woken by
- * the word's notify; a timer is not).
+ * The starts of this thread's hosted VUs (created with the first). They share the thread's sample encoder, so the
+ * first VU's flush on each scheduler turn covers them all.
  */
-const HOSTED_STOP_CHECK_MS = 25;
-
-/** A hosted VU's timer waits end this early; the rest is spun on setImmediate (Node's timers fire up to 1 ms late). */
-const HOSTED_SPIN_MS = 1;
-
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+let hostedStarts: StartScheduler | undefined;
 
 /**
  * Waits until `due` (epoch ms) or until the scenario's stop word is set: a thread-per-VU VU blocks on that word, a hosted
- * VU (sharing its thread) awaits timers and spins the last millisecond on setImmediate, serving other VUs meanwhile.
+ * VU (sharing its thread) waits on the thread's StartScheduler, serving other VUs meanwhile.
  */
 function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promise<void> {
   let now = nowMs();
@@ -50,16 +46,8 @@ function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promis
     return;
   }
   if (now >= due) return;
-  return (async () => {
-    while (now < due && Atomics.load(block, SC_STOP) === 0) {
-      rt.flushIfStale();
-      const left = due - now;
-      await (left > HOSTED_SPIN_MS
-        ? after(Math.min(left - HOSTED_SPIN_MS, HOSTED_STOP_CHECK_MS))
-        : nextTurn());
-      now = nowMs();
-    }
-  })();
+  hostedStarts ??= new StartScheduler(() => rt.flushIfStale());
+  return hostedStarts.wait(due, () => Atomics.load(block, SC_STOP) !== 0);
 }
 
 /** Setup data is parsed once per VU (at its first use) and the same object is passed to later iterations. */
