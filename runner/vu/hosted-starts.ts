@@ -8,7 +8,10 @@ import { nowMs } from '../control-block';
 /** Timer waits end this early; the rest is spun (Node's timers fire up to 1 ms late). */
 export const SPIN_MS = 1;
 
-/** Longest timer wait before the waiters' stop conditions are looked at again (a timer is not woken by a stop). */
+/**
+ * How often the waiters' stop conditions are looked at (a timer is not woken by a stop). Not on every spin turn: with
+ * hundreds of VUs on a thread that scan would cost more than the spinning itself.
+ */
 export const STOP_CHECK_MS = 25;
 
 interface Waiter {
@@ -18,54 +21,60 @@ interface Waiter {
 }
 
 export class StartScheduler {
-  /** Few (the VUs of one thread), so a plain array scanned per check beats keeping a heap. */
-  private waiters: Waiter[] = [];
+  /** Min-heap on `due`: a spin turn only looks at the earliest start. */
+  private heap: Waiter[] = [];
   private timer: NodeJS.Timeout | null = null;
   private timerDue = Number.POSITIVE_INFINITY;
   private spinning = false;
+  private lastStopCheck = nowMs();
   private readonly turn = () => this.run();
 
   /** @param onTurn runs on every timer or spin turn (hosted VUs flush their thread's buffered samples there) */
   constructor(private readonly onTurn: () => void = () => {}) {}
 
-  /** Resolves once `due` (epoch ms) has come, or as soon as `stopped()` is seen true. */
+  /** Resolves once `due` (epoch ms) has come, or within STOP_CHECK_MS of `stopped()` turning true. */
   wait(due: number, stopped: () => boolean): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.waiters.push({ due, stopped, resolve });
+      this.push({ due, stopped, resolve });
       this.schedule(nowMs());
     });
   }
 
   /** Waiters not yet started (for tests). */
   get size(): number {
-    return this.waiters.length;
+    return this.heap.length;
   }
 
   private run(): void {
     this.spinning = false;
     this.onTurn();
     const now = nowMs();
-    const ready: Waiter[] = [];
-    const rest: Waiter[] = [];
-    for (const w of this.waiters) (w.due <= now || w.stopped() ? ready : rest).push(w);
-    if (ready.length > 0) {
-      this.waiters = rest;
-      // Earlier starts first: their VUs continue in this order.
-      ready.sort((a, b) => a.due - b.due);
-      for (const w of ready) w.resolve();
-    }
+    if (now - this.lastStopCheck >= STOP_CHECK_MS) this.releaseStopped(now);
+    // Earliest first: their VUs continue in this order.
+    while (this.heap.length > 0 && this.heap[0].due <= now) this.pop().resolve();
     this.schedule(now);
+  }
+
+  /** Lets every stopped waiter go at once, in due order. */
+  private releaseStopped(now: number): void {
+    this.lastStopCheck = now;
+    const stopped = this.heap.filter((w) => w.stopped());
+    if (stopped.length === 0) return;
+    const gone = new Set(stopped);
+    const waiting = this.heap.filter((w) => !gone.has(w));
+    this.heap = [];
+    for (const w of waiting) this.push(w);
+    stopped.sort((a, b) => a.due - b.due);
+    for (const w of stopped) w.resolve();
   }
 
   /** One pending wake-up for the earliest waiter: a timer while it is far, a spin turn once it is near. */
   private schedule(now: number): void {
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const w of this.waiters) if (w.due < earliest) earliest = w.due;
-    if (earliest === Number.POSITIVE_INFINITY) {
+    if (this.heap.length === 0) {
       this.clearTimer();
       return;
     }
-    const left = earliest - now;
+    const left = this.heap[0].due - now;
     if (left <= SPIN_MS) {
       this.clearTimer();
       if (!this.spinning) {
@@ -74,20 +83,56 @@ export class StartScheduler {
       }
       return;
     }
-    const wakeAt = now + Math.min(left - SPIN_MS, STOP_CHECK_MS);
+    const wakeAt = now + Math.min(left - SPIN_MS, STOP_CHECK_MS - (now - this.lastStopCheck));
     if (this.timer !== null && this.timerDue <= wakeAt) return;
     this.clearTimer();
     this.timerDue = wakeAt;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDue = Number.POSITIVE_INFINITY;
-      this.run();
-    }, wakeAt - now);
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerDue = Number.POSITIVE_INFINITY;
+        this.run();
+      },
+      Math.max(0, wakeAt - now),
+    );
   }
 
   private clearTimer(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.timerDue = Number.POSITIVE_INFINITY;
+  }
+
+  private push(w: Waiter): void {
+    const heap = this.heap;
+    let at = heap.length;
+    heap.push(w);
+    while (at > 0) {
+      const up = (at - 1) >> 1;
+      if (heap[up].due <= w.due) break;
+      heap[at] = heap[up];
+      at = up;
+    }
+    heap[at] = w;
+  }
+
+  private pop(): Waiter {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop() as Waiter;
+    if (heap.length > 0) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= heap.length) break;
+        const right = left + 1;
+        const child = right < heap.length && heap[right].due < heap[left].due ? right : left;
+        if (heap[child].due >= last.due) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = last;
+    }
+    return top;
   }
 }
