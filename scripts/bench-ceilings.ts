@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Pool } from 'undici';
-import { statCpuMs } from '../emulator/thread-cpu';
+import { statCpuMs, threadCpuMs } from '../emulator/thread-cpu';
 import { TrendSink } from '../runner/metrics/sinks';
 
 export interface Ceiling {
@@ -136,7 +136,7 @@ export class CpuSampler {
         cpu,
         switches: contextSwitches(this.pid),
         machine: machineTicks(),
-        threads: threadCpu(this.pid),
+        threads: cpuByThread(this.pid),
       });
     }, 100);
   }
@@ -219,15 +219,13 @@ export function contextSwitches(pid: number): number {
 }
 
 /** CPU ms so far of each thread of a process, by thread id (empty without /proc). */
-export function threadCpu(pid: number): Map<string, number> {
+export function cpuByThread(pid: number): Map<string, number> {
   const cpu = new Map<string, number>();
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        cpu.set(task, statCpuMs(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')));
-      } catch {
-        // The thread ended between the listing and the read.
-      }
+      const ms = threadCpuMs(Number(task), pid);
+      // null: the thread ended between the listing and the read.
+      if (ms !== null) cpu.set(task, ms);
     }
   } catch {
     // No /proc, or the process is gone.

@@ -201,8 +201,9 @@ function bodyFiles(kind: Kind, rows: number): string[] {
 /**
  * Reads a phase's bodies into memory before it is timed. The client shares this machine's 2 CPUs with the emulator,
  * so its own work during the timed loop is taken from the emulator: reading each body inside the loop (from the page
- * cache) made the client's CPU 0.99-1.40 ms per MB of bodies in two runs of 2026-12-01 05:32-05:39, and from disk, once
- * the cached datasets (8 GB at 1M) no longer all stayed in the page cache, it halved the figure (ae26f51). Returns the bodies and the seconds it took.
+ * cache) made the client's CPU 0.99-1.40 ms per MB of bodies in two runs of 2026-12-01 05:32-05:39, and from disk,
+ * once the cached datasets (8 GB at 1M) no longer all stayed in the page cache, it halved the figure (ae26f51).
+ * Returns the bodies and the seconds it took.
  */
 function loadBodies(files: string[]): { bodies: Buffer[]; seconds: number } {
   const started = performance.now();
@@ -331,6 +332,7 @@ async function benchmark(kind: Kind): Promise<void> {
   });
 
   // B: unpaced indexing: ingest everything, wait for up-to-date, then the query figures.
+  // Phase A's 2 GB (at 1M) can go before phase B's 4 GB are read.
   phaseA.bodies.length = 0;
   const phaseB = loadBodies(files);
   console.log(`(read ${files.length} bodies into memory in ${fmt(phaseB.seconds, 1)} s)`);

@@ -10,13 +10,13 @@ import type { MessagePort } from 'node:worker_threads';
 /** Epoch milliseconds with sub-millisecond precision (performance.timeOrigin + performance.now()). */
 export type EpochMs = number;
 
-/** One metric sample, as every part of the runner passes it around. Tag values are always strings. */
 /** True when a tag or metadata record has no key (no array of keys allocated: this runs for every sample). */
 export function isEmptyRecord(record: Readonly<Record<string, string>>): boolean {
   for (const _ in record) return false;
   return true;
 }
 
+/** One metric sample, as every part of the runner passes it around. Tag values are always strings. */
 export interface SampleInput {
   metric: string;
   time: EpochMs;

@@ -6,13 +6,13 @@
 import { nowMs } from '../control-block';
 
 /** Timer waits end this early; the rest is spun (Node's timers fire up to 1 ms late). */
-export const SPIN_MS = 1;
+const SPIN_MS = 1;
 
 /**
  * How often the waiters' stop conditions are looked at (a timer is not woken by a stop). Not on every spin turn: with
  * hundreds of VUs on a thread that scan would cost more than the spinning itself.
  */
-export const STOP_CHECK_MS = 25;
+const STOP_CHECK_MS = 25;
 
 interface Waiter {
   due: number;
