@@ -1,55 +1,9 @@
-// Guard rails for the real service: experiment 1's upper bounds in rows, bytes, queries and time, printed before any
-// write, and the refusal both experiments use unless TPUF_BENCH_CONFIRM_COST=1. Pure.
-import type { BacklogConfig } from './backlog-config';
+// The real service bills every run: both experiments refuse it unless TPUF_BENCH_CONFIRM_COST=1, naming what the run
+// would write and query (each experiment's plan text). Pure.
 import type { Target } from './common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from './env';
-import { formatBytes } from './sizes';
-import { rowBytes } from './vectors';
-
-export interface CostPlan {
-  seedRows: number;
-  /** Ceiling on rows ever written (MAX_TOTAL_ROWS). */
-  maxRows: number;
-  /** Logical bytes of those rows (id + f32 vector each). */
-  maxBytes: number;
-  /** Queries the arrival-rate scenario can start at most. */
-  maxQueries: number;
-  /**
-   * Metadata reads (billed like zero-row queries): each VU reads at most once per second, writers all the time,
-   * query VUs only while a phase gate is awaited; this bound counts every VU for the whole duration.
-   */
-  maxMetadataReads: number;
-  /** Upper bound of the scenarios' duration. */
-  durationS: number;
-}
-
-export function planCost(c: BacklogConfig, durationMs: number): CostPlan {
-  const durationS = Math.ceil(durationMs / 1000);
-  return {
-    seedRows: c.seedRows,
-    maxRows: c.maxTotalRows,
-    maxBytes: c.maxTotalRows * rowBytes(c.dims),
-    maxQueries: Math.ceil(c.queryRate * durationS),
-    maxMetadataReads: (c.writers + c.queryMaxVus) * durationS,
-    durationS,
-  };
-}
-
-export function formatPlan(c: BacklogConfig, p: CostPlan): string {
-  return (
-    `plan for ${c.target.baseUrl}: seed ${p.seedRows} rows, write at most ${p.maxRows} rows ` +
-    `(${formatBytes(p.maxBytes)} of ${c.dims}-d f32 vectors), start at most ${p.maxQueries} queries ` +
-    `and ${p.maxMetadataReads} metadata reads ` +
-    `over at most ${p.durationS} s (plus setup), one namespace${c.cleanup ? ', deleted at the end (CLEANUP=1)' : ' kept at the end (CLEANUP=0)'}`
-  );
-}
 
 /** Throws (naming TPUF_BENCH_CONFIRM_COST and the plan) unless the target is free or the cost was confirmed. */
-export function assertCostAccepted(env: EnvRecord, c: BacklogConfig, p: CostPlan): void {
-  assertConfirmed(env, c.target, formatPlan(c, p));
-}
-
-/** The same refusal for any experiment: `planText` says what the run will write and query at most. */
 export function assertConfirmed(env: EnvRecord, target: Target, planText: string): void {
   if (target.kind !== 'turbopuffer') return;
   if (new EnvReader(env).bool('TPUF_BENCH_CONFIRM_COST', false)) return;

@@ -25,6 +25,7 @@ describe('MetadataPoller', () => {
     let calls = 0;
     const poller = new MetadataPoller(
       () => responses[Math.min(calls++, responses.length - 1)],
+      1000,
       () => now,
     );
     return { poller, advance: (ms: number) => (now += ms), calls: () => calls };

@@ -1,7 +1,6 @@
-// Per-VU cache of namespace metadata: at most one fetch per wall-clock second (the grid lib/phases.ts snaps to),
-// so every VU works from a reading at most about a second old and all VUs read on the same grid. Pure: the
-// fetch and the clock are passed in.
-import { TICK_MS } from './phases';
+// Namespace metadata as both experiments read it (the backlog a body reports), and a per-VU cache that fetches at
+// most once per tick of a wall-clock grid, so every VU works from a reading at most one tick old and all VUs read on
+// the same grid (experiment 1's phase machine snaps to it). Pure: the fetch and the clock are passed in.
 import type { NamespaceMetadata } from './turbopuffer-wire';
 
 export interface MetadataReading {
@@ -33,12 +32,14 @@ export class MetadataPoller {
 
   constructor(
     private readonly fetch: MetadataFetch,
+    /** Grid tick: at most one fetch per tick. */
+    private readonly tickMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The newest reading, fetching first unless one was already attempted in the current second. */
+  /** The newest reading, fetching first unless one was already attempted in the current tick. */
   current(): { reading: MetadataReading | undefined; fresh: boolean } {
-    const tick = Math.floor(this.clock() / TICK_MS);
+    const tick = Math.floor(this.clock() / this.tickMs);
     if (tick === this.lastTick) return { reading: this.last, fresh: false };
     this.lastTick = tick;
     const res = this.fetch();

@@ -1,9 +1,9 @@
-// Custom metric names, the sub-metric key syntax and the summary keys of a query cell, shared by both experiments'
-// scripts (which record and declare thresholds) and result builders (which read the keys back); also experiment 1's
-// per-cell keys (its writer's gauges). Pure.
-import type { Consistency, PhaseName } from './phases';
+// The custom metric names both experiments record for their queries, the sub-metric key syntax and the summary keys
+// of a query cell, shared by the scripts (which record and declare thresholds) and the result builders (which read
+// the keys back). Each experiment adds its own names in its folder (lib/backlog/metric-keys.ts,
+// lib/filter-cost/metric-keys.ts). Pure.
 
-/** Custom metrics (k6 names: letters, digits, underscores). */
+/** Custom query metrics (k6 names: letters, digits, underscores). */
 export const METRIC = {
   /** Trend (time): `performance.server_total_ms` of each successful query. */
   serverTotal: 'server_total_ms',
@@ -18,19 +18,6 @@ export const METRIC = {
   fromIntended: 'query_from_intended_ms',
   /** Counter: failed queries, tagged with `status` and `error_class`. */
   queryErrors: 'query_errors',
-  /** Gauges written by the writer at each cell's window edges (`edge` tag: start or end). */
-  snapshotUnindexed: 'snapshot_unindexed_bytes',
-  snapshotRows: 'snapshot_approx_row_count',
-  snapshotTime: 'snapshot_time_ms',
-  /** Gauges: a cell's nominal measured window, epoch ms. */
-  windowStart: 'window_start_ms',
-  windowEnd: 'window_end_ms',
-  /** Gauge: every backlog reading the writer takes (a time series in `--out json`). */
-  backlog: 'backlog_unindexed_bytes',
-  /** Counter: rows the writers got acknowledged, tagged with `phase`. */
-  rowsWritten: 'rows_written',
-  /** Counter: failed writes, tagged with `status`. */
-  writeErrors: 'write_errors',
 } as const;
 
 /** Error classes of `query_errors` (the `error_class` tag): 0 = no response (network error or timeout). */
@@ -44,7 +31,8 @@ export function errorClass(status: number): ErrorClass {
   return '0';
 }
 
-export type Edge = 'start' | 'end';
+/** k6 thresholds: metric or sub-metric key -> expressions. */
+export type Thresholds = Record<string, string[]>;
 
 /** `metric{k:v,...}` in the given key order: the key k6 uses for a sub-metric in thresholds and summary data. */
 export function subMetric(metric: string, tags: Record<string, string>): string {
@@ -54,7 +42,7 @@ export function subMetric(metric: string, tags: Record<string, string>): string 
 
 /**
  * The summary keys of the query figures every experiment's cell has, for the tags that select the cell's queries
- * (`phase` and `consistency`, or `shape` and `selectivity`).
+ * (`phase` and `consistency`, or `config`, `shape`, `selectivity` and `consistency`).
  */
 export function queryKeys(sel: Record<string, string>) {
   return {
@@ -74,22 +62,4 @@ export type QueryKeys = ReturnType<typeof queryKeys>;
 /** A cell's query trends: k6 puts a trend's sub-metric into the summary data only when a threshold names it. */
 export function queryTrendKeys(k: QueryKeys): string[] {
   return [k.clientOk, k.server, k.execution, k.exhaustive, k.fromIntended];
-}
-
-export function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
-  return { phase, consistency };
-}
-
-/** The summary keys of one cell, in one place so thresholds and renderers can never disagree. */
-export function cellKeys(phase: PhaseName, consistency: Consistency) {
-  const sel = cellTags(phase, consistency);
-  const edge = (metric: string, e: Edge) => subMetric(metric, { ...sel, edge: e });
-  return {
-    ...queryKeys(sel),
-    unindexed: (e: Edge) => edge(METRIC.snapshotUnindexed, e),
-    rows: (e: Edge) => edge(METRIC.snapshotRows, e),
-    time: (e: Edge) => edge(METRIC.snapshotTime, e),
-    windowStart: subMetric(METRIC.windowStart, sel),
-    windowEnd: subMetric(METRIC.windowEnd, sel),
-  };
 }

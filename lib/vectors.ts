@@ -98,7 +98,7 @@ export function base64(buffer: ArrayBuffer, offset = 0, length = buffer.byteLeng
 
 /**
  * Logical bytes one row of id and vector adds to a namespace (and to its backlog): a u64 id plus the f32 vector.
- * Attributes add their own (lib/attribute-values.ts valueBytes).
+ * Attributes add their own (lib/filter-cost/attribute-values.ts valueBytes).
  */
 export function rowBytes(dims: number): number {
   return 8 + 4 * dims;

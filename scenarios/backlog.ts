@@ -1,17 +1,17 @@
 // Experiment 1, querying while indexing (issue 5): ANN query latency, strong vs eventual, while the namespace is
-// idle, indexing below the backlog limit, and indexing above it. Knobs: lib/backlog-config.ts; logic: lib/backlog/.
+// idle, indexing below the backlog limit, and indexing above it. Knobs: lib/backlog/config.ts; logic: lib/backlog/.
 // Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/backlog.js -e ...`).
 
+import { readBacklogConfig } from '../lib/backlog/config';
+import { assertCostAccepted, planCost } from '../lib/backlog/cost-plan';
+import { scenarioOptionsFor, scheduleOf } from '../lib/backlog/options';
+import { scenarioDurationMs } from '../lib/backlog/phases';
 import { makeQuery } from '../lib/backlog/query';
 import { makeSetup } from '../lib/backlog/setup';
 import { makeSummary } from '../lib/backlog/summary';
 import { makeWriter } from '../lib/backlog/writer';
-import { readBacklogConfig } from '../lib/backlog-config';
 import { readApiKey } from '../lib/common-knobs';
-import { assertCostAccepted, planCost } from '../lib/cost-guard';
 import { makeTeardown } from '../lib/namespace-lifecycle';
-import { scenarioDurationMs } from '../lib/phases';
-import { scenarioOptionsFor, scheduleOf } from '../lib/scenario-options';
 import { TurbopufferClient } from '../lib/turbopuffer-client';
 import { readVersions } from '../lib/versions';
 

@@ -1,17 +1,17 @@
 // Experiment 2, filterable-attribute cost: one namespace configuration per run (attribute type and cardinality,
 // filterable or not, or no attribute): ingest throughput, drain, storage and billing signals, then query latency and
-// recall for ann_only, ann_filtered, filter_ordered and a selectivity sweep. Knobs: lib/filter-cost-config.ts;
+// recall for ann_only, ann_filtered, filter_ordered and a selectivity sweep. Knobs: lib/filter-cost/config.ts;
 // logic: lib/filter-cost/. `make filter-cost` loops over the configurations (scripts/run-filter-cost.ts).
 
 import { readApiKey } from '../lib/common-knobs';
 import { assertConfirmed } from '../lib/cost-guard';
 import { planCells } from '../lib/filter-cost/cells';
+import { readFilterCostConfig } from '../lib/filter-cost/config';
 import { formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';
 import { filterCostOptions } from '../lib/filter-cost/options';
 import { makeQuery } from '../lib/filter-cost/query';
 import { makeSetup } from '../lib/filter-cost/setup';
 import { makeSummary } from '../lib/filter-cost/summary';
-import { readFilterCostConfig } from '../lib/filter-cost-config';
 import { makeTeardown } from '../lib/namespace-lifecycle';
 import { TurbopufferClient } from '../lib/turbopuffer-client';
 import { readVersions } from '../lib/versions';

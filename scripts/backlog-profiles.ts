@@ -1,5 +1,5 @@
 // Experiment 1's profiles against the local emulator, in one place for `make backlog`, `make backlog-smoke` and
-// tests/smoke.test.ts: emulator flags plus the script's knobs (lib/backlog-config.ts).
+// tests/smoke.test.ts: emulator flags plus the script's knobs (lib/backlog/config.ts).
 export interface BacklogProfile {
   description: string;
   /** Flags for `bench emulator`. */

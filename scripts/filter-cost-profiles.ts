@@ -1,6 +1,6 @@
 // Experiment 2's profiles in one place for `make filter-cost`, `make filter-cost-smoke` and the smoke test: the
 // namespace configurations to loop over (in run order), the knobs every run shares and the emulator's flags.
-// Each configuration is one `bench run build/filter-cost.js` (lib/filter-cost-config.ts reads the knobs).
+// Each configuration is one `bench run build/filter-cost.js` (lib/filter-cost/config.ts reads the knobs).
 
 /** One namespace configuration: the knobs that differ between runs. */
 export interface ConfigurationEnv {

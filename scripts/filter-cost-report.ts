@@ -6,11 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { quantileInterval } from '../lib/quantile-ci';
-import type { FilterCostResult } from '../lib/results/filter-cost-json';
-import type { FilterCostManifest } from '../lib/results/filter-cost-manifest';
-import { buildReport, type IntervalsByConfiguration } from '../lib/results/filter-cost-report';
-import { renderReportMarkdown } from '../lib/results/filter-cost-report-markdown';
+import { quantileInterval } from '../lib/filter-cost/quantile-ci';
+import type { FilterCostResult } from '../lib/filter-cost/results/json';
+import type { FilterCostManifest } from '../lib/filter-cost/results/manifest';
+import { buildReport, type IntervalsByConfiguration } from '../lib/filter-cost/results/report';
+import { renderReportMarkdown } from '../lib/filter-cost/results/report-markdown';
 import { jsonFileText } from '../lib/results/run-record';
 import { cellSampleKey, readCellLatencies } from './filter-cost-samples';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { BacklogResult } from '../lib/results/json';
+import type { BacklogResult } from '../lib/backlog/results/json';
 import { PROFILES } from '../scripts/backlog-profiles';
 import { envFlags } from '../scripts/env-flags';
 import { runWithEmulator } from '../scripts/with-emulator';

@@ -1,14 +1,14 @@
 // Experiment 1's query iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
 // tracker; its samples recorded with the same tags (lib/query-samples.ts). After the last cell it does nothing.
 import exec from 'k6/execution';
-import type { BacklogConfig } from '../backlog-config';
 import { MetadataPoller } from '../metadata-poll';
-import { PhaseTracker } from '../phase-tracker';
-import { phaseTag } from '../phases';
 import { intendedStartMs, recordQuery } from '../query-samples';
-import { gatesOf, scheduleOf } from '../scenario-options';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
+import type { BacklogConfig } from './config';
+import { gatesOf, scheduleOf } from './options';
+import { PhaseTracker } from './phase-tracker';
+import { phaseTag, TICK_MS } from './phases';
 import type { SetupData } from './setup-data';
 
 export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (data: SetupData) => void {
@@ -18,7 +18,7 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
       data.t0,
       scheduleOf(config),
       gatesOf(config),
-      new MetadataPoller(() => client.metadata(data.namespace, { role: 'query' })),
+      new MetadataPoller(() => client.metadata(data.namespace, { role: 'query' }), TICK_MS),
     );
     const { slot } = tracker.update(Date.now(), false);
     if (slot.stage === 'done') return;

@@ -1,17 +1,17 @@
 // setup() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until they are indexed,
 // and hand the schedule's t0 to every VU (teardown: lib/namespace-lifecycle.ts).
 import { sleep } from 'k6';
-import type { BacklogConfig } from '../backlog-config';
 import { drawSeed } from '../common-knobs';
-import { formatPlan, planCost } from '../cost-guard';
 import { readingFrom } from '../metadata-poll';
 import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
-import { nextTick, scenarioDurationMs, TICK_MS } from '../phases';
-import { scheduleOf } from '../scenario-options';
 import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { rowBytes } from '../vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
+import type { BacklogConfig } from './config';
+import { formatPlan, planCost } from './cost-plan';
+import { scheduleOf } from './options';
+import { nextTick, scenarioDurationMs, TICK_MS } from './phases';
 import type { SetupData } from './setup-data';
 
 export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () => SetupData {

@@ -1,12 +1,13 @@
 // handleSummary of experiment 1: its result builder and renderers behind the shared path -> content map
 // (lib/results/handle-summary.ts).
-import type { BacklogConfig } from '../backlog-config';
+
 import { makeHandleSummary } from '../results/handle-summary';
-import { type BacklogResult, buildResult } from '../results/json';
-import { renderMarkdown } from '../results/markdown';
 import type { SummaryData } from '../results/summary-data';
-import { renderText } from '../results/text';
 import type { Versions } from '../versions';
+import type { BacklogConfig } from './config';
+import { type BacklogResult, buildResult } from './results/json';
+import { renderMarkdown } from './results/markdown';
+import { renderText } from './results/text';
 import type { SetupData } from './setup-data';
 
 export function makeSummary(

@@ -3,8 +3,10 @@
 // records the backlog at every cell's window edges for the result files.
 import { sleep } from 'k6';
 import exec from 'k6/execution';
-import type { BacklogConfig } from '../backlog-config';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
+import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
+import { rowBytes } from '../vectors';
+import type { BacklogConfig } from './config';
 import {
   backlogBytes,
   rowsWritten,
@@ -14,12 +16,10 @@ import {
   windowEnd,
   windowStart,
   writeErrors,
-} from '../metrics';
-import { PhaseTracker } from '../phase-tracker';
-import { phaseTag, type Slot, scenarioDurationMs, writerAction } from '../phases';
-import { gatesOf, scheduleOf } from '../scenario-options';
-import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
-import { rowBytes } from '../vectors';
+} from './metrics';
+import { gatesOf, scheduleOf } from './options';
+import { PhaseTracker } from './phase-tracker';
+import { phaseTag, type Slot, scenarioDurationMs, TICK_MS, writerAction } from './phases';
 import type { SetupData } from './setup-data';
 
 /** How often a waiting writer looks again (metadata itself refreshes once a second). */
@@ -45,7 +45,7 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
         data.t0,
         scheduleOf(config),
         gates,
-        new MetadataPoller(() => client.metadata(data.namespace, { role: 'writer' })),
+        new MetadataPoller(() => client.metadata(data.namespace, { role: 'writer' }), TICK_MS),
       ),
       sinceReading: 0,
       started: new Set(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFilterCostConfig } from '../filter-cost-config';
 import { planCells } from './cells';
+import { readFilterCostConfig } from './config';
 
 const config = (env: Record<string, string>) => readFilterCostConfig({ ROWS: '50000', ...env });
 

@@ -1,9 +1,9 @@
 // The query cells of one configuration, in run order: ann_only, then (with a filterable attribute) ann_filtered,
 // filter_ordered and the selectivity sweep (ann_range) at every reachable fraction. Each cell is one k6 scenario
-// named by its id; its filter and the exact number of rows that filter matches come from lib/selectivity.ts. Pure.
-import { type AttributeColumn, attributeColumn } from '../attribute-values';
-import { ATTRIBUTE_NAME, type FilterCostConfig, hasFilterableAttribute } from '../filter-cost-config';
-import { equalityFilter, formatPercentTag, type LeafFilter, sweep, upperHalfFilter } from '../selectivity';
+// named by its id; its filter and the exact number of rows that filter matches come from ./selectivity.ts. Pure.
+import { type AttributeColumn, attributeColumn } from './attribute-values';
+import { ATTRIBUTE_NAME, type FilterCostConfig, hasFilterableAttribute } from './config';
+import { equalityFilter, formatPercentTag, type LeafFilter, sweep, upperHalfFilter } from './selectivity';
 
 /**
  * - `ann_only`: ANN, no filter.

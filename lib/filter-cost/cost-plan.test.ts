@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFilterCostConfig } from '../filter-cost-config';
 import { planCells } from './cells';
+import { readFilterCostConfig } from './config';
 import { formatFilterCostPlan, logicalRowBytes, planFilterCost } from './cost-plan';
 
 describe('planFilterCost', () => {

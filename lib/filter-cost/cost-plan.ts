@@ -1,10 +1,11 @@
 // Upper bounds of what one configuration's run writes and queries on the real service, printed before any write
 // and summed over every configuration by the launcher. Pure.
-import { attributeColumn, valueBytes } from '../attribute-values';
-import type { FilterCostConfig } from '../filter-cost-config';
+
 import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
+import { attributeColumn, valueBytes } from './attribute-values';
 import { type QueryCell, ranksByVector } from './cells';
+import type { FilterCostConfig } from './config';
 import { timeline } from './options';
 
 /** turbopuffer bills at least this many logical bytes per query (turbopuffer-api.md §3.5). */

@@ -2,13 +2,13 @@
 // WRITE_CONCURRENCY requests in flight (http.batch), retrying 429/5xx/network failures with backoff. Measures
 // acknowledged rows, request and billable bytes, time with requests in flight and per-request latency.
 import { sleep } from 'k6';
-import { attributeColumn, columnValues } from '../attribute-values';
-import { ATTRIBUTE_NAME, type FilterCostConfig } from '../filter-cost-config';
-import { percentile } from '../quantile-ci';
 import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
+import { attributeColumn, columnValues } from './attribute-values';
 import type { BacklogSampler } from './backlog-sampler';
+import { ATTRIBUTE_NAME, type FilterCostConfig } from './config';
+import { percentile } from './quantile-ci';
 import type { IngestStats } from './setup-data';
 
 interface Batch {

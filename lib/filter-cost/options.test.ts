@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFilterCostConfig } from '../filter-cost-config';
 import { planCells } from './cells';
+import { readFilterCostConfig } from './config';
 import { filterCostOptions, filterCostThresholds, JIT_SCENARIO, timeline, warmupIterations } from './options';
 
 const config = readFilterCostConfig({

@@ -2,12 +2,11 @@
 // after another (each starts when the previous one's graceful stop has ended, so VUs move on warm and cells never
 // overlap), and the thresholds that gate the run and expose every cell's sub-metrics. Pure.
 import type { Options } from 'k6/options';
-import type { FilterCostConfig } from '../filter-cost-config';
-import { ERROR_CLASSES, queryTrendKeys } from '../metric-names';
+import { ERROR_CLASSES, queryTrendKeys, type Thresholds } from '../metric-names';
 import { queryArrivalScenario } from '../query-scenario';
 import { SUMMARY_TREND_STATS } from '../results/summary-data';
-import type { Thresholds } from '../thresholds';
 import type { QueryCell } from './cells';
+import type { FilterCostConfig } from './config';
 import { cellKeys } from './metric-keys';
 
 /** Scenario name of the warm-up before the first cell. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFilterCostConfig } from '../filter-cost-config';
 import { planCells } from './cells';
+import { readFilterCostConfig } from './config';
 import { queryBody } from './query-body';
 
 const config = readFilterCostConfig({ ROWS: '1000', CARDINALITY: '100', TOP_K: '5', CONSISTENCY: 'strong' });

@@ -1,8 +1,9 @@
 // The request body of a cell's query (and of its recall probe's exact counterpart). Pure, so the script, the recall
 // probes and the tests build exactly the same bodies.
-import { ATTRIBUTE_NAME, type FilterCostConfig } from '../filter-cost-config';
+
 import type { QueryRequest } from '../turbopuffer-wire';
 import { type QueryCell, ranksByVector } from './cells';
+import { ATTRIBUTE_NAME, type FilterCostConfig } from './config';
 
 /** turbopuffer's exact kNN requires a filter: this one matches every row (as tpuf-benchmark's kNN workloads do). */
 const MATCH_ALL: ['id', 'Gte', number] = ['id', 'Gte', 0];

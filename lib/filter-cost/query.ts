@@ -3,11 +3,11 @@
 // Query vector n is the scenario's iteration number n, so every cell and every configuration (same SEED) asks the
 // same questions.
 import exec from 'k6/execution';
-import type { FilterCostConfig } from '../filter-cost-config';
 import { intendedStartMs, recordQuery } from '../query-samples';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
 import type { QueryCell } from './cells';
+import type { FilterCostConfig } from './config';
 import { cellTags, WARMUP_SHAPE } from './metric-keys';
 import { queryBillableBytes, queryReturnedRows } from './metrics';
 import { warmupIterations } from './options';

@@ -1,12 +1,13 @@
 // setup()'s recall probes: for every vector-ranked cell, RECALL_QUERIES query vectors (the same numbers the cell's
 // first queries use) sent as the cell's ANN query and as exact kNN with the same filter, one after another and
 // untimed, so recall sits next to the latency of exactly those filters.
-import type { FilterCostConfig } from '../filter-cost-config';
-import { recallAt, summarizeRecall } from '../recall';
+
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
 import { type QueryCell, ranksByVector } from './cells';
+import type { FilterCostConfig } from './config';
 import { queryBody } from './query-body';
+import { recallAt, summarizeRecall } from './recall';
 import type { RecallStats } from './setup-data';
 
 export function probeRecall(

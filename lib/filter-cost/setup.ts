@@ -2,12 +2,12 @@
 // indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to handleSummary
 // (teardown: lib/namespace-lifecycle.ts).
 import { drawSeed } from '../common-knobs';
-import type { FilterCostConfig } from '../filter-cost-config';
 import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
 import { formatBytes } from '../sizes';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { BacklogSampler } from './backlog-sampler';
 import type { QueryCell } from './cells';
+import type { FilterCostConfig } from './config';
 import { formatFilterCostPlan, planFilterCost } from './cost-plan';
 import { ingest } from './ingest';
 import { probeRecall } from './recall-probes';

@@ -1,13 +1,14 @@
 // handleSummary of experiment 2: its result builder and renderers behind the shared path -> content map
 // (lib/results/handle-summary.ts).
-import type { FilterCostConfig } from '../filter-cost-config';
-import { buildFilterCostResult, type FilterCostResult } from '../results/filter-cost-json';
-import { renderFilterCostMarkdown } from '../results/filter-cost-markdown';
-import { renderFilterCostText } from '../results/filter-cost-text';
+
 import { makeHandleSummary } from '../results/handle-summary';
 import type { SummaryData } from '../results/summary-data';
 import type { Versions } from '../versions';
 import type { CellPlan } from './cells';
+import type { FilterCostConfig } from './config';
+import { buildFilterCostResult, type FilterCostResult } from './results/json';
+import { renderFilterCostMarkdown } from './results/markdown';
+import { renderFilterCostText } from './results/text';
 import type { SetupData } from './setup-data';
 
 export function makeSummary(

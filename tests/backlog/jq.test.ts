@@ -2,9 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../lib/results/json';
+import { buildResult } from '../../lib/backlog/results/json';
+import {
+  fixtureConfig,
+  fixtureRun,
+  fixtureSummary,
+} from '../../lib/backlog/results/testdata/summary-fixture';
 import { jsonFileText } from '../../lib/results/run-record';
-import { fixtureConfig, fixtureRun, fixtureSummary } from '../../lib/results/testdata/summary-fixture';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const jq = (args: string[], input: string) =>

@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FilterCostResult } from '../../lib/results/filter-cost-json';
-import type { FilterCostReport } from '../../lib/results/filter-cost-report';
+import type { FilterCostResult } from '../../lib/filter-cost/results/json';
+import type { FilterCostReport } from '../../lib/filter-cost/results/report';
 import { launchFilterCost } from '../../scripts/filter-cost-launch';
 import { PROFILES } from '../../scripts/filter-cost-profiles';
 

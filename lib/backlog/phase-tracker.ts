@@ -1,6 +1,6 @@
 // One VU's view of experiment 1's progress: the phase machine fed by its metadata poller. Pure (the poller's
 // fetch is injected), one instance per VU.
-import type { MetadataPoller, MetadataReading } from './metadata-poll';
+import type { MetadataPoller, MetadataReading } from '../metadata-poll';
 import {
   advance,
   type Gates,

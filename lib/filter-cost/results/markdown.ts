@@ -1,6 +1,10 @@
 // One configuration's result -> Markdown: ingest, drain and storage, then one row per query cell with latency,
 // errors, recall and the server's figures, the unreachable sweep points and the threshold outcome. Pure.
-import { formatBytes } from '../sizes';
+
+import { formatBytesOrDash, formatFixed, formatMs, formatPercent, formatQps } from '../../results/format';
+import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from '../../results/run-sections';
+import { markdownTable } from '../../results/table';
+import { formatBytes } from '../../sizes';
 import {
   describeAttribute,
   formatRate,
@@ -8,11 +12,8 @@ import {
   formatSeconds,
   formatSelectivity,
   SHAPE_LABEL,
-} from './filter-cost-format';
-import type { FilterCostResult } from './filter-cost-json';
-import { formatBytesOrDash, formatFixed, formatMs, formatPercent, formatQps } from './format';
-import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
-import { markdownTable } from './table';
+} from './format';
+import type { FilterCostResult } from './json';
 
 export function renderFilterCostMarkdown(r: FilterCostResult): string {
   const c = r.config;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readBacklogConfig } from './backlog-config';
-import { readApiKey } from './common-knobs';
-import { EnvError, EnvReader } from './env';
+import { readApiKey } from '../common-knobs';
+import { EnvError, EnvReader } from '../env';
+import { readBacklogConfig } from './config';
 
 const SMOKE = {
   SEED_ROWS: '1000',

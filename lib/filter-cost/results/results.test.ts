@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { planCells } from '../filter-cost/cells';
-import { buildFilterCostResult } from './filter-cost-json';
-import { renderFilterCostMarkdown } from './filter-cost-markdown';
-import { buildReport, stat } from './filter-cost-report';
-import { renderReportMarkdown } from './filter-cost-report-markdown';
-import { renderFilterCostText } from './filter-cost-text';
-import { jsonFileText } from './run-record';
+import { jsonFileText } from '../../results/run-record';
+import { planCells } from '../cells';
+import { buildFilterCostResult } from './json';
+import { renderFilterCostMarkdown } from './markdown';
+import { buildReport, stat } from './report';
+import { renderReportMarkdown } from './report-markdown';
 import {
   baselineConfig,
   fixtureFilterCostSummary,
   fixtureManifest,
   fixtureRunInfo,
   int100Config,
-} from './testdata/filter-cost-fixture';
+} from './testdata/fixture';
+import { renderFilterCostText } from './text';
 
 const int100 = () =>
   buildFilterCostResult(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError } from './env';
-import { configKnobs, configLabel, formatCount, readFilterCostConfig } from './filter-cost-config';
+import { EnvError } from '../env';
+import { configKnobs, configLabel, formatCount, readFilterCostConfig } from './config';
 
 function errorOf(env: Record<string, string>): EnvError {
   try {

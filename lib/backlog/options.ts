@@ -1,10 +1,10 @@
 // Experiment 1's k6 options from its config: the open-model query scenario, a writer scenario and the thresholds.
 // Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
 import type { ConstantVUsScenario, Options } from 'k6/options';
-import type { BacklogConfig } from './backlog-config';
+import { queryArrivalScenario } from '../query-scenario';
+import { SUMMARY_TREND_STATS } from '../results/summary-data';
+import type { BacklogConfig } from './config';
 import { type Gates, type Schedule, scenarioDurationMs } from './phases';
-import { queryArrivalScenario } from './query-scenario';
-import { SUMMARY_TREND_STATS } from './results/summary-data';
 import { backlogThresholds } from './thresholds';
 
 export function scheduleOf(c: BacklogConfig): Schedule {

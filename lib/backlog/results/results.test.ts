@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { jsonFileText } from '../../results/run-record';
+import { failedThresholds } from '../../results/summary-data';
 import { buildCells, buildSnapshots } from './cells';
 import { buildResult } from './json';
 import { renderMarkdown } from './markdown';
-import { jsonFileText } from './run-record';
-import { failedThresholds } from './summary-data';
 import { fixtureConfig, fixtureRun, fixtureSummary } from './testdata/summary-fixture';
 import { renderText } from './text';
 

@@ -1,7 +1,7 @@
 // Seeded values of experiment 2's one attribute with an exact cardinality: row `id` (0 <= id < rows) gets value
 // index p(id) mod C, where p is a seeded bijection of [0, rows), so every value index in [0, C) occurs exactly
 // floor(rows / C) or floor(rows / C) + 1 times, and any rerun (or VU) derives the same column. Pure.
-import { hash32 } from './vectors';
+import { hash32 } from '../vectors';
 
 export type AttributeType = 'int' | 'string';
 

@@ -2,11 +2,12 @@
 // side by side, each cost stated as a difference against the `none` baseline measured in the same run, latency
 // percentiles with distribution-free 95% intervals from the raw samples, and repeats summarised as median and
 // range. Pure: the report script reads the files and hands them in.
+
+import type { Versions } from '../../versions';
 import type { QuantileInterval } from '../quantile-ci';
-import type { Versions } from '../versions';
-import type { FilterCostCell } from './filter-cost-cells';
-import type { FilterCostResult } from './filter-cost-json';
-import type { FilterCostManifest } from './filter-cost-manifest';
+import type { FilterCostCell } from './cells';
+import type { FilterCostResult } from './json';
+import type { FilterCostManifest } from './manifest';
 
 /** Median and range of one figure over a configuration's repeats. */
 export interface Stat {

@@ -1,10 +1,10 @@
 // The merged report -> Markdown: ingest/drain/storage with differences against the baseline, the three query
 // shapes, the selectivity sweep (p50 with recall, then p99), repeats and the run list. Pure.
 
-import { formatRate, formatRecall, formatSeconds, SHAPE_LABEL } from './filter-cost-format';
-import type { CellSummary, ConfigurationSummary, FilterCostReport, Stat } from './filter-cost-report';
-import { formatFixed, formatMs } from './format';
-import { markdownTable } from './table';
+import { formatFixed, formatMs } from '../../results/format';
+import { markdownTable } from '../../results/table';
+import { formatRate, formatRecall, formatSeconds, SHAPE_LABEL } from './format';
+import type { CellSummary, ConfigurationSummary, FilterCostReport, Stat } from './report';
 
 /** The median, with the range when there were several repeats. */
 function statText(s: Stat, format: (x: number | null) => string): string {

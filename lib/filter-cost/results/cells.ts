@@ -1,11 +1,12 @@
 // handleSummary data -> one row per query cell of experiment 2 (latency, errors, server figures, billing, returned
 // rows) joined with the recall setup() measured. Pure: reads only the keys of lib/filter-cost/metric-keys.ts.
-import type { QueryCell } from '../filter-cost/cells';
-import { cellKeys } from '../filter-cost/metric-keys';
-import type { RecallStats } from '../filter-cost/setup-data';
+
+import { type Ms, type QueryFigures, readQueryCell } from '../../results/query-cell-figures';
+import type { SummaryData } from '../../results/summary-data';
+import type { QueryCell } from '../cells';
+import { cellKeys } from '../metric-keys';
 import type { LeafFilter } from '../selectivity';
-import { type Ms, type QueryFigures, readQueryCell } from './query-cell-figures';
-import type { SummaryData } from './summary-data';
+import type { RecallStats } from '../setup-data';
 
 export interface FilterCostCell extends QueryFigures {
   id: string;

@@ -1,10 +1,11 @@
 // Experiment 1's result JSON, a stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
-import type { BacklogConfig } from '../backlog-config';
-import { METRIC } from '../metric-names';
-import type { Versions } from '../versions';
+
+import { type RunRecord, targetRecord } from '../../results/run-record';
+import { runOutcome, type SummaryData } from '../../results/summary-data';
+import type { Versions } from '../../versions';
+import type { BacklogConfig } from '../config';
+import { BACKLOG_METRIC } from '../metric-keys';
 import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './cells';
-import { type RunRecord, targetRecord } from './run-record';
-import { runOutcome, type SummaryData } from './summary-data';
 
 /**
  * Keys in this order: experiment, namespace, started_at, finished_at, target, config, versions, cells,
@@ -79,8 +80,8 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     metadata_snapshots: snapshots,
     dropped_iterations: outcome.dropped_iterations,
     writes: {
-      rows: data.metrics[METRIC.rowsWritten]?.values.count ?? 0,
-      errors: data.metrics[METRIC.writeErrors]?.values.count ?? 0,
+      rows: data.metrics[BACKLOG_METRIC.rowsWritten]?.values.count ?? 0,
+      errors: data.metrics[BACKLOG_METRIC.writeErrors]?.values.count ?? 0,
     },
     thresholds: outcome.thresholds,
   };

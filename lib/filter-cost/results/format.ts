@@ -1,7 +1,8 @@
 // Number and label formats of experiment 2's tables (per-configuration Markdown, console, merged report). Pure.
-import type { FilterCostCell } from './filter-cost-cells';
-import type { FilterCostResult } from './filter-cost-json';
-import { formatFixed } from './format';
+
+import { formatFixed } from '../../results/format';
+import type { FilterCostCell } from './cells';
+import type { FilterCostResult } from './json';
 
 export const SHAPE_LABEL: Record<FilterCostCell['shape'], string> = {
   ann_only: 'ANN, no filter',

@@ -1,13 +1,13 @@
 // Experiment 1's result -> its Markdown report: the published table's columns plus requests, QPS and the backlog
 // at the window edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
+import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
+import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from '../../results/run-sections';
+import { markdownTable } from '../../results/table';
+import { formatBytes } from '../../sizes';
 import type { PhaseName } from '../phases';
-import { formatBytes } from '../sizes';
 import type { Cell } from './cells';
-import { formatBytesOrDash, formatMs, formatPercent, formatQps } from './format';
 import type { BacklogResult } from './json';
-import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from './run-sections';
-import { markdownTable } from './table';
 
 const HEADER = [
   'Phase',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBacklogConfig } from './backlog-config';
-import { gatesOf, scenarioOptionsFor } from './scenario-options';
+import { readBacklogConfig } from './config';
+import { gatesOf, scenarioOptionsFor } from './options';
 import { backlogThresholds } from './thresholds';
 
 const MiB = 2 ** 20;

@@ -1,11 +1,12 @@
 // A handleSummary `data` object as k6 builds it for a short run: every cell measured, strong reads above the limit
 // rejected with 429. Values are made up but shaped exactly like the sub-metric keys the script declares.
-import type { BacklogConfig } from '../../backlog-config';
-import { readBacklogConfig } from '../../backlog-config';
-import { cellKeys } from '../../metric-names';
+
+import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import type { BacklogConfig } from '../../config';
+import { readBacklogConfig } from '../../config';
+import { cellKeys } from '../../metric-keys';
 import { CONSISTENCIES, PHASES } from '../../phases';
 import type { RunInfo } from '../json';
-import type { SummaryData, SummaryMetric } from '../summary-data';
 
 const MiB = 2 ** 20;
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);

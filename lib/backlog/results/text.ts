@@ -1,9 +1,10 @@
 // Experiment 1's result -> the end-of-test console summary: the cell table in fixed-width columns, the threshold
 // outcome and where the files went. Pure; replaces k6's default summary because handleSummary owns stdout.
+
+import { consoleSummary } from '../../results/run-sections';
+import { textTable } from '../../results/table';
 import type { BacklogResult } from './json';
 import { cellFigures } from './markdown';
-import { consoleSummary } from './run-sections';
-import { textTable } from './table';
 
 const PHASE_SHORT: Record<string, string> = {
   idle: 'idle',

@@ -1,12 +1,13 @@
 // handleSummary data and setup() data of two short experiment-2 runs (the no-attribute baseline and int-100), shaped
 // exactly like the sub-metric keys the script declares; values are made up. Used by the renderer golden tests.
-import { planCells } from '../../filter-cost/cells';
-import { cellKeys } from '../../filter-cost/metric-keys';
-import type { SetupData } from '../../filter-cost/setup-data';
-import { type FilterCostConfig, readFilterCostConfig } from '../../filter-cost-config';
-import type { FilterCostRunInfo } from '../filter-cost-json';
-import type { FilterCostManifest } from '../filter-cost-manifest';
-import type { SummaryData, SummaryMetric } from '../summary-data';
+
+import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import { planCells } from '../../cells';
+import { type FilterCostConfig, readFilterCostConfig } from '../../config';
+import { cellKeys } from '../../metric-keys';
+import type { SetupData } from '../../setup-data';
+import type { FilterCostRunInfo } from '../json';
+import type { FilterCostManifest } from '../manifest';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 

@@ -12,10 +12,10 @@ import {
   readTarget,
   readTopK,
   type Target,
-} from './common-knobs';
-import { EnvError, EnvReader, type EnvRecord } from './env';
-import { formatBytes } from './sizes';
-import { rowBytes } from './vectors';
+} from '../common-knobs';
+import { EnvError, EnvReader, type EnvRecord } from '../env';
+import { formatBytes } from '../sizes';
+import { rowBytes } from '../vectors';
 
 /** Every knob of the experiment, resolved. Serialised as `config` in the result JSON. */
 export interface BacklogConfig {
@@ -84,7 +84,7 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
     e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes);
   const defaultBatch = Math.max(1, Math.min(2000, Math.floor(window / 4 / rowBytes(dims))));
   // QUERY_MAX_VUS defaults to QUERY_VUS, so all are pre-allocated: a VU created mid-run has not watched the phase
-  // gates open, so it may count its samples only in part of a cell (lib/phases.ts).
+  // gates open, so it may count its samples only in part of a cell (./phases.ts).
   const queryVus = readQueryVus(e, queryRate);
   const config: BacklogConfig = {
     target,

@@ -1,9 +1,10 @@
 // handleSummary data -> experiment 1's rows, one per phase x consistency (the published table's rows), and the
-// metadata snapshots taken at the cells' window edges. Pure: reads only the sub-metric keys of lib/metric-names.ts.
-import { cellKeys, type Edge } from '../metric-names';
+// metadata snapshots taken at the cells' window edges. Pure: reads only the sub-metric keys of ../metric-keys.ts.
+
+import { type Ms, type QueryFigures, readQueryCell } from '../../results/query-cell-figures';
+import { metricValue, type SummaryData } from '../../results/summary-data';
+import { cellKeys, type Edge } from '../metric-keys';
 import { CONSISTENCIES, type Consistency, PHASES, type PhaseName } from '../phases';
-import { type Ms, type QueryFigures, readQueryCell } from './query-cell-figures';
-import { metricValue, type SummaryData } from './summary-data';
 
 export interface Cell extends QueryFigures {
   phase: PhaseName;

@@ -2,11 +2,10 @@
 // expressions on every other per-cell sub-metric, because k6 only puts sub-metrics named in thresholds into the
 // handleSummary data the result files are built from. Pure.
 
-import { cellKeys, ERROR_CLASSES, queryTrendKeys } from './metric-names';
+import { ERROR_CLASSES, queryTrendKeys, type Thresholds } from '../metric-names';
+import { cellKeys } from './metric-keys';
 import type { Gates, PhaseName } from './phases';
 import { CONSISTENCIES, PHASES } from './phases';
-
-export type Thresholds = Record<string, string[]>;
 
 export function backlogThresholds(g: Gates): Thresholds {
   const t: Thresholds = { dropped_iterations: ['count==0'] };

@@ -1,7 +1,7 @@
 // Experiment 2's knobs: one namespace configuration (attribute type, cardinality, filterable or not, or no
 // attribute at all), its scale, the query cells' timing and the target, all checked before anything is written.
 // Pure: `readFilterCostConfig(__ENV)`.
-import { MAX_ROWS } from './attribute-values';
+
 import {
   checkQueryMaxVus,
   readCleanup,
@@ -14,8 +14,9 @@ import {
   readTarget,
   readTopK,
   type Target,
-} from './common-knobs';
-import { EnvError, EnvReader, type EnvRecord } from './env';
+} from '../common-knobs';
+import { EnvError, EnvReader, type EnvRecord } from '../env';
+import { MAX_ROWS } from './attribute-values';
 import { formatPercentTag } from './selectivity';
 
 export type AttributeKind = 'none' | 'int' | 'string';

@@ -1,18 +1,14 @@
 // Experiment 2's per-configuration result JSON: a stable shape the report step (scripts/filter-cost-report.ts)
 // and jq recipes rely on. Pure.
+
+import { type RunRecord, targetRecord } from '../../results/run-record';
+import { runOutcome, type SummaryData } from '../../results/summary-data';
+import type { Versions } from '../../versions';
 import { attributeColumn, valueBytes } from '../attribute-values';
-import type { CellPlan } from '../filter-cost/cells';
-import type { DrainStats, IngestStats, SetupData, StorageStats } from '../filter-cost/setup-data';
-import {
-  ATTRIBUTE_NAME,
-  type AttributeKind,
-  configKnobs,
-  type FilterCostConfig,
-} from '../filter-cost-config';
-import type { Versions } from '../versions';
-import { buildFilterCostCells, type FilterCostCell } from './filter-cost-cells';
-import { type RunRecord, targetRecord } from './run-record';
-import { runOutcome, type SummaryData } from './summary-data';
+import type { CellPlan } from '../cells';
+import { ATTRIBUTE_NAME, type AttributeKind, configKnobs, type FilterCostConfig } from '../config';
+import type { DrainStats, IngestStats, SetupData, StorageStats } from '../setup-data';
+import { buildFilterCostCells, type FilterCostCell } from './cells';
 
 /**
  * Keys in this order: experiment, configuration, namespace, started_at, finished_at, target, attribute, config,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBacklogConfig } from './backlog-config';
-import { assertCostAccepted, formatPlan, planCost } from './cost-guard';
+import { readBacklogConfig } from './config';
+import { assertCostAccepted, formatPlan, planCost } from './cost-plan';
 
 const REAL = {
   TURBOPUFFER_API_KEY: 'tpuf_abcdefghijklmnopqrstuvwxyz012345',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MetadataPoller } from './metadata-poll';
+import { MetadataPoller } from '../metadata-poll';
 import { PhaseTracker } from './phase-tracker';
+import { TICK_MS } from './phases';
 
 const MiB = 2 ** 20;
 const t0 = 1_700_000_000_000;
@@ -15,6 +16,7 @@ function setup(backlog: () => number) {
       fetches++;
       return { status: 200, body: { index: { status: 'updating' as const, unindexed_bytes: backlog() } } };
     },
+    TICK_MS,
     () => now,
   );
   const tracker = new PhaseTracker(t0, sched, gates, poller);

@@ -1,11 +1,11 @@
 // One configuration's result -> the end-of-test console summary: ingest line, the cell table in fixed-width
 // columns, the threshold outcome and where the files went. Pure (handleSummary owns stdout).
 
-import { formatRate, formatRecall, formatSeconds } from './filter-cost-format';
-import type { FilterCostResult } from './filter-cost-json';
-import { formatBytesOrDash, formatMs, formatPercent } from './format';
-import { consoleSummary } from './run-sections';
-import { textTable } from './table';
+import { formatBytesOrDash, formatMs, formatPercent } from '../../results/format';
+import { consoleSummary } from '../../results/run-sections';
+import { textTable } from '../../results/table';
+import { formatRate, formatRecall, formatSeconds } from './format';
+import type { FilterCostResult } from './json';
 
 export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
   const header = ['cell', 'sel %', 'reqs', 'errors', 'p50', 'p95', 'p99', 'srv p50', 'recall'];
