@@ -37,6 +37,8 @@ interface LogEntry {
   endPos: number;
   rowCountDelta: number;
   logicalBytesDelta: number;
+  /** Live documents once this write is applied (a read view ending here holds that many). */
+  liveAfter: number;
 }
 
 export interface WriteResult {
@@ -159,6 +161,7 @@ export class Namespace {
       endPos: applied.endPos,
       rowCountDelta: store.liveCount - countBefore,
       logicalBytesDelta: this.liveBytes - bytesBefore,
+      liveAfter: store.liveCount,
     });
     // The first logged write creates the namespace (live and on replay alike).
     if (seq === 1) {
@@ -200,15 +203,21 @@ export class Namespace {
   private eventualHorizon(): number {
     const limit = this.cursorPos + this.config.eventualTailLimitBytes;
     if (limit >= this.store.headPos) return this.store.headPos;
-    // The last whole write within the limit (writes are atomic), binary search over pending entries.
+    // The last whole write within the limit (writes are atomic).
+    const last = this.lastPendingEntryBy(limit);
+    return last ? Math.max(this.cursorPos, last.endPos) : this.cursorPos;
+  }
+
+  /** The last not-yet-indexed write that ends at or before `pos` (binary search over pending entries). */
+  private lastPendingEntryBy(pos: number): LogEntry | undefined {
     let lo = this.entryHead;
     let hi = this.entries.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.entries[mid].endPos <= limit) lo = mid + 1;
+      if (this.entries[mid].endPos <= pos) lo = mid + 1;
       else hi = mid;
     }
-    return lo > this.entryHead ? Math.max(this.cursorPos, this.entries[lo - 1].endPos) : this.cursorPos;
+    return lo > this.entryHead ? this.entries[lo - 1] : undefined;
   }
 
   /** Rows a vector search must skip in `column` for a view: dead rows plus rows without a vector there. */
@@ -259,6 +268,15 @@ export class Namespace {
   /** metadata's body. */
   metadata(): Record<string, unknown> {
     const unindexed = this.unindexedBytes;
+    // unindexed_rows: the row versions past the index cursor, the rows a strong query scans exhaustively.
+    const index =
+      unindexed > 0
+        ? {
+            status: 'updating',
+            unindexed_bytes: unindexed,
+            unindexed_rows: this.store.rowCount - this.indexedRows,
+          }
+        : { status: 'up-to-date' };
     return {
       schema: this.schema.describeForMetadata(),
       approx_row_count: this.approxRowCount,
@@ -267,13 +285,22 @@ export class Namespace {
       updated_at: new Date(this.updatedAt).toISOString(),
       last_write_at: new Date(this.lastWriteAt).toISOString(),
       encryption: { mode: 'default' },
-      index: unindexed > 0 ? { status: 'updating', unindexed_bytes: unindexed } : { status: 'up-to-date' },
+      index,
     };
   }
 
-  /** Live documents including unindexed ones (performance.approx_namespace_size). */
+  /** Live documents including unindexed ones. */
   get liveDocuments(): number {
     return this.store.liveCount;
+  }
+
+  /**
+   * Live documents a read view holds (performance.approx_namespace_size): the indexed ones plus the unindexed
+   * tail it reads. Views end at the head, at the end of a logged write, or at the index cursor.
+   */
+  liveDocumentsIn(view: ReadView): number {
+    if (view.pos >= this.store.headPos) return this.store.liveCount;
+    return this.lastPendingEntryBy(view.pos)?.liveAfter ?? this.approxRowCount;
   }
 
   /** Closes the namespace; `destroy` also removes its log. Waits for in-flight writes. */

@@ -28,8 +28,11 @@ export function recordQuery(res: CallResult<QueryResponse>, tags: Tags, intended
     return false;
   }
   const perf = res.body?.performance;
-  if (perf?.server_total_ms !== undefined) serverTotalMs.add(perf.server_total_ms, tags);
-  if (perf?.query_execution_ms !== undefined) queryExecutionMs.add(perf.query_execution_ms, tags);
+  // The emulator's precise fields first: the service's (and the SDKs') integers read 0 for sub-millisecond answers.
+  const serverTotal = perf?.emulator_server_total_ms ?? perf?.server_total_ms;
+  const execution = perf?.emulator_query_execution_ms ?? perf?.query_execution_ms;
+  if (serverTotal !== undefined) serverTotalMs.add(serverTotal, tags);
+  if (execution !== undefined) queryExecutionMs.add(execution, tags);
   if (perf?.exhaustive_search_count !== undefined)
     exhaustiveSearchCount.add(perf.exhaustive_search_count, tags);
   return true;

@@ -32,8 +32,12 @@ export interface QueryRequest {
 }
 
 export interface QueryPerformance {
+  /** Whole milliseconds, as the SDKs declare them. */
   server_total_ms?: number;
   query_execution_ms?: number;
+  /** bench's emulator only: the same clocks to hundredths of a millisecond. */
+  emulator_server_total_ms?: number;
+  emulator_query_execution_ms?: number;
   exhaustive_search_count?: number;
   approx_namespace_size?: number;
   cache_hit_ratio?: number;

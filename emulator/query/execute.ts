@@ -3,7 +3,7 @@
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
 import type { Namespace, ReadView } from '../namespace';
-import { elapsedMs } from '../performance';
+import { queryExecution, serverTotal } from '../performance';
 import type { RowBitset } from '../vector/types';
 import {
   DEFAULT_TOP_K,
@@ -63,10 +63,12 @@ async function runOne(
   let rows: Record<string, unknown>[];
   let exhaustive = tail;
   let returnedBytes = 0;
+  // `offset` skips the best ranked rows: rank offset + k, return the last k.
+  const depth = (q.topK ?? DEFAULT_TOP_K) + q.offset;
   if (q.rankBy?.kind === 'vector') {
-    const ranked = await rankByVector(ns, view, q.rankBy, q.topK ?? DEFAULT_TOP_K, allow);
+    const ranked = await rankByVector(ns, view, q.rankBy, depth, allow);
     exhaustive = ranked.exhaustive;
-    rows = ranked.hits.map((hit) => {
+    rows = ranked.hits.slice(q.offset).map((hit) => {
       returnedBytes += ns.store.docBytesOf(hit.row);
       return projectRow(ns, hit.row, attributes, explicit, encoding, hit.dist);
     });
@@ -75,9 +77,9 @@ async function runOne(
     const keys = q.rankBy?.kind === 'order' ? q.rankBy.keys : [{ attr: 'id', desc: false }];
     const compare = rowComparator(ns, keys);
     const picked = q.per
-      ? topRowsPer(ns, view, allow, compare, q.topK ?? DEFAULT_TOP_K, q.per.attributes, q.per.limit)
-      : topRows(view, allow, q.topK ?? DEFAULT_TOP_K, compare);
-    rows = picked.map((row) => {
+      ? topRowsPer(ns, view, allow, compare, depth, q.per.attributes, q.per.limit)
+      : topRows(view, allow, depth, compare);
+    rows = picked.slice(q.offset).map((row) => {
       returnedBytes += ns.store.docBytesOf(row);
       return projectRow(ns, row, attributes, explicit, encoding);
     });
@@ -98,12 +100,12 @@ export async function executeQuery(
     const results: SubResult[] = [];
     for (const q of req.queries) results.push(await runOne(ns, view, q, req.vectorEncoding));
     const perf = {
-      approx_namespace_size: ns.liveDocuments,
+      approx_namespace_size: ns.liveDocumentsIn(view),
       cache_hit_ratio: 1,
       cache_temperature: 'hot',
       exhaustive_search_count: Math.max(0, ...results.map((r) => r.exhaustive)),
-      query_execution_ms: elapsedMs(executionStarted),
-      server_total_ms: elapsedMs(startedAt),
+      ...queryExecution(executionStarted),
+      ...serverTotal(startedAt),
     };
     const billing = {
       billable_logical_bytes_queried: Math.max(MIN_BILLED_QUERY_BYTES, ns.liveBytes) * req.queries.length,

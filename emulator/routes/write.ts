@@ -1,7 +1,7 @@
 // POST /v2/namespaces/:ns: upserts, patches, deletes, filter writes and schema changes, atomically.
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
-import { elapsedMs } from '../performance';
+import { serverTotal } from '../performance';
 import { parseJsonBodyAsync } from '../wire/json-body';
 import type { FloatAllocator } from '../wire/vectors';
 import { parseWriteRequest, type WriteRequest } from '../wire/write-request';
@@ -19,13 +19,14 @@ function respond(req: WriteRequest, result: WriteResult, startedAt: number): Rep
   if (req.patches.length > 0 || req.patchByFilter) body.rows_patched = result.patched.length;
   if (req.deletes.length > 0 || req.deleteByFilter !== undefined) body.rows_deleted = result.deleted.length;
   if (req.deleteByFilter !== undefined || req.patchByFilter) body.rows_remaining = result.rowsRemaining;
+  // The SDKs: each list "only included when return_affected_ids is true and at least one document was" affected.
   if (req.returnAffectedIds) {
-    body.upserted_ids = result.upserted;
-    body.patched_ids = result.patched;
-    body.deleted_ids = result.deleted;
+    if (result.upserted.length > 0) body.upserted_ids = result.upserted;
+    if (result.patched.length > 0) body.patched_ids = result.patched;
+    if (result.deleted.length > 0) body.deleted_ids = result.deleted;
   }
   body.billing = { billable_logical_bytes_written: result.bytes };
-  body.performance = { server_total_ms: elapsedMs(startedAt) };
+  body.performance = serverTotal(startedAt);
   return { body };
 }
 
@@ -47,6 +48,18 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
     vectorDims: (column) => existing?.vectorDims(column) ?? null,
     alloc: pooledFloats(ctx),
   });
+  // create_namespace: false never creates (404 for a missing namespace); true creates even an empty one, which
+  // needs its id type declared because no document shows it.
+  if (request.createNamespace === false) ctx.registry.require(name);
+  if (
+    request.createNamespace === true &&
+    !existing &&
+    request.idType === null &&
+    request.upserts.length === 0
+  )
+    throw badRequest(
+      'create_namespace: an empty namespace needs its id type in schema, e.g. "schema": {"id": "uint"}',
+    );
   if (request.copyFromNamespace) {
     const source = ctx.registry.require(request.copyFromNamespace);
     const ns = await ctx.registry.getOrCreate(name);

@@ -27,6 +27,8 @@ export interface QuerySpec {
   rankBy: RankBy | null;
   /** top_k / limit.total; null when the request gave none (rows default to 10, groups to 10,000). */
   topK: number | null;
+  /** Ranked rows skipped before the first one returned (`offset`); 0 when absent. */
+  offset: number;
   per: { attributes: string[]; limit: number } | null;
   filters: unknown;
   /** true: every attribute; a list: those (id is always returned). */
@@ -44,6 +46,8 @@ export interface QueryRequest {
 }
 
 export const MAX_TOP_K = 10_000;
+/** The emulator's bound on `offset` (the service publishes none): the engine gathers offset + top_k candidates. */
+export const MAX_OFFSET = 10_000;
 export const DEFAULT_TOP_K = 10;
 export const MAX_SUB_QUERIES = 16;
 /** Aggregation groups turbopuffer returns at most. */
@@ -53,6 +57,7 @@ const QUERY_FIELDS = new Set([
   'rank_by',
   'top_k',
   'limit',
+  'offset',
   'filters',
   'include_attributes',
   'exclude_attributes',
@@ -133,7 +138,8 @@ function stringList(raw: unknown, field: string): string[] {
 
 function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpec, 'topK' | 'per'> {
   const { top_k: topK, limit } = body;
-  if (topK !== undefined && limit !== undefined) throw badRequest(`${field}: use top_k or limit, not both`);
+  if (topK !== undefined && limit !== undefined)
+    throw badRequest(`${field}top_k: use top_k or limit, not both`);
   const total = (value: unknown, name: string): number => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TOP_K)
       throw badRequest(
@@ -156,6 +162,16 @@ function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpe
     };
   }
   return { topK: total(l.total, `${field}limit.total`), per };
+}
+
+function parseOffset(raw: unknown, ranked: boolean, prefix: string): number {
+  if (raw === undefined || raw === null) return 0;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > MAX_OFFSET)
+    throw badRequest(
+      `${prefix}offset: expected a whole number from 0 to ${MAX_OFFSET}, got ${JSON.stringify(raw)}`,
+    );
+  if (!ranked) throw badRequest(`${prefix}offset: needs rank_by and top_k (or limit)`);
+  return raw;
 }
 
 function parseAggregates(raw: unknown, field: string): AggregateSpec[] {
@@ -233,6 +249,7 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
   return {
     rankBy,
     topK,
+    offset: parseOffset(body.offset, rankBy !== null && topK !== null, prefix),
     per,
     filters: body.filters === null ? undefined : materialize(body.filters),
     include: exclude ? true : include,

@@ -154,7 +154,8 @@ export function describeForMetadata(
     out.ann = { distance_metric: spec.distanceMetric ?? metric ?? 'cosine_distance' };
     return out;
   }
-  if (!spec.filterable) out.filterable = false;
+  // Spelt out either way: the Go SDK reads a missing `filterable` as false.
+  out.filterable = spec.filterable;
   if (spec.fullTextSearch !== undefined) out.full_text_search = spec.fullTextSearch;
   if (spec.regex) out.regex = true;
   if (spec.glob) out.glob = true;

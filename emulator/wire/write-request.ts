@@ -36,6 +36,8 @@ export interface WriteRequest {
   disableBackpressure: boolean;
   returnAffectedIds: boolean;
   copyFromNamespace: string | null;
+  /** `create_namespace`: true creates the namespace even without documents, false never creates it; null: absent. */
+  createNamespace: boolean | null;
 }
 
 export interface WriteWireContext {
@@ -64,6 +66,7 @@ const KNOWN_FIELDS = new Set([
   'disable_backpressure',
   'return_affected_ids',
   'copy_from_namespace',
+  'create_namespace',
   'branch_from_namespace',
   'encryption',
   'sharding',
@@ -261,6 +264,10 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
     disableBackpressure: bool(body, 'disable_backpressure'),
     returnAffectedIds: bool(body, 'return_affected_ids'),
     copyFromNamespace: parseCopyFrom(materialize(body.copy_from_namespace)),
+    createNamespace:
+      body.create_namespace === undefined || body.create_namespace === null
+        ? null
+        : bool(body, 'create_namespace'),
   };
 }
 
@@ -275,6 +282,9 @@ function parseCopyFrom(raw: unknown): string | null {
         throw badRequest(
           'copy_from_namespace: cross-region and cross-organization copies are not supported by the emulator',
         );
+      const dest = r.dest_encryption as { mode?: unknown } | undefined | null;
+      if (dest && dest.mode !== undefined && dest.mode !== 'default')
+        throw badRequest('copy_from_namespace.dest_encryption.mode: only "default" is supported');
       return source;
     }
   }

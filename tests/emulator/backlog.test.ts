@@ -57,7 +57,11 @@ describe('unindexed backlog', () => {
     expect(write.body.rows_upserted).toBe(10);
     expect(write.body.billing.billable_logical_bytes_written).toBe(10 * ROW_BYTES);
     const before = await e.get('/v2/namespaces/b/metadata');
-    expect(before.body.index).toEqual({ status: 'updating', unindexed_bytes: 10 * ROW_BYTES });
+    expect(before.body.index).toEqual({
+      status: 'updating',
+      unindexed_bytes: 10 * ROW_BYTES,
+      unindexed_rows: 10,
+    });
     expect(before.body.approx_row_count).toBe(0);
     expect(before.body.approx_logical_bytes).toBe(0);
     release();
@@ -75,9 +79,12 @@ describe('unindexed backlog', () => {
     const strong = await e.post('/v2/namespaces/b/query', ann('strong'));
     expect(strong.body.rows).toHaveLength(20);
     expect(strong.body.performance.exhaustive_search_count).toBe(20);
+    // approx_namespace_size counts the documents the query's view holds, indexed or not.
+    expect(strong.body.performance.approx_namespace_size).toBe(20);
     // 20 rows = 800 bytes > 15-row tail limit: eventual sees only the first write (10 rows).
     const eventual = await e.post('/v2/namespaces/b/query', ann('eventual'));
     expect(eventual.body.performance.exhaustive_search_count).toBe(10);
+    expect(eventual.body.performance.approx_namespace_size).toBe(10);
     expect(eventual.body.rows.map((r: { id: number }) => r.id).sort((a: number, b: number) => a - b)).toEqual(
       Array.from({ length: 10 }, (_, i) => i),
     );
