@@ -84,12 +84,12 @@ export function drawSeed(seed?: number): number {
   return seed ?? Math.floor(Math.random() * 2 ** 32);
 }
 
-/** DIMS, within turbopuffer's limit of 10,752 dimensions (turbopuffer-api.md §2.5). */
+/** DIMS, within turbopuffer's limit of 10,752 dimensions (docs/turbopuffer-api.md §2.5). */
 export function readDims(e: EnvReader): number {
   return e.int('DIMS', 768, { min: 1, max: 10752 });
 }
 
-/** TOP_K, within turbopuffer's limit of 10,000 results per query (turbopuffer-api.md §3.1). */
+/** TOP_K, within turbopuffer's limit of 10,000 results per query (docs/turbopuffer-api.md §3.1). */
 export function readTopK(e: EnvReader): number {
   return e.int('TOP_K', 10, { min: 1, max: 10000 });
 }

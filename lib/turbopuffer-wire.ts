@@ -1,4 +1,4 @@
-// Request and response bodies of the turbopuffer API calls the experiments make (turbopuffer-api.md §2-4).
+// Request and response bodies of the turbopuffer API calls the experiments make (docs/turbopuffer-api.md §2-4).
 // Only the fields bench sends or reads; the service returns more.
 
 /** POST /v2/namespaces/:ns */

@@ -1,5 +1,5 @@
 // Reusable large buffers for request bodies and decoded vectors. On this VM the first touch of fresh memory costs
-// ~3 ms per MB (vector-engine-measurements.md §0), so a 40 MB upsert into new memory would stall the event loop for
+// ~3 ms per MB (docs/engine-measurements.md §0), so a 40 MB upsert into new memory would stall the event loop for
 // ~120 ms; reusing a buffer already faulted in costs ~1-3 ms.
 
 /** Requests below this use ordinary allocations: small buffers are cheap and pooling them only adds bookkeeping. */

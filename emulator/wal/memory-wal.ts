@@ -1,6 +1,6 @@
 // The in-memory log used without --data-dir. It only numbers records: the namespace's in-memory state already holds
 // every acknowledged write, and keeping a second copy of each body would cost the fresh-memory page faults the body
-// path works to avoid (vector-engine-measurements.md §0).
+// path works to avoid (docs/engine-measurements.md §0).
 import type { WalRecord, WriteAheadLog } from './wal';
 
 export class MemoryWal implements WriteAheadLog {

@@ -1,4 +1,4 @@
-// Vectors on the wire -> one contiguous Float32Array per column. Accepted forms (turbopuffer-api.md §2.3 and the
+// Vectors on the wire -> one contiguous Float32Array per column. Accepted forms (docs/turbopuffer-api.md §2.3 and the
 // SDK's Columns type): per row a number array or a base64 string of little-endian f32; for columns also one flat
 // number array or one base64 string holding every row.
 import { badRequest } from '../api-error';

@@ -8,7 +8,7 @@ import { type QueryCell, ranksByVector } from './cells';
 import type { FilterCostConfig } from './config';
 import { timeline } from './options';
 
-/** turbopuffer bills at least this many logical bytes per query (turbopuffer-api.md §3.5). */
+/** turbopuffer bills at least this many logical bytes per query (docs/turbopuffer-api.md §3.5). */
 const MIN_BILLED_QUERY_BYTES = 256_000_000;
 
 export interface FilterCostPlan {

@@ -1,5 +1,5 @@
 // handleSummary for either experiment: the result as <RESULTS_DIR>/<namespace>-<timestamp>.md and .json plus the
-// console text on stdout (k6-compat.md §7.5: path -> content), or only a console line when setup() did not complete.
+// console text on stdout (docs/k6-behaviour.md §7.5: path -> content), or only a console line when setup() did not complete.
 // Calls nothing but the experiment's pure builder and renderers; the clock gives the finish time.
 import { compactTimestamp } from '../namespace-lifecycle';
 import { jsonFileText } from './run-record';

@@ -1,4 +1,4 @@
-// The part of k6's handleSummary `data` the result builders read (k6-compat.md §7.5), and the readers both
+// The part of k6's handleSummary `data` the result builders read (docs/k6-behaviour.md §7.5), and the readers both
 // experiments apply to it: one statistic of one metric, and the run's threshold outcome. Pure.
 
 export interface SummaryData {

@@ -13,7 +13,7 @@ export interface BatchItem {
   params: unknown;
 }
 
-/** A batch entry in any of k6's forms -> BatchItem (k6-compat.md §4.1). */
+/** A batch entry in any of k6's forms -> BatchItem (docs/k6-behaviour.md §4.1). */
 export function batchItem(entry: unknown, key: string): BatchItem {
   if (typeof entry === 'string' || entry instanceof HttpURL) {
     return { method: 'GET', url: entry, body: null, params: null };

@@ -1,5 +1,5 @@
 // Network and protocol failures (Node errno codes, undici error codes, OpenSSL codes) -> k6's error_code numbers and
-// `error` texts (k6-compat.md §4.6). One table, grouped by layer, so a newcomer finds every mapping in one place.
+// `error` texts (docs/k6-behaviour.md §4.6). One table, grouped by layer, so a newcomer finds every mapping in one place.
 import type { WireError } from './wire';
 
 /** k6 codes the runner produces itself, outside the table (named so call sites read as k6's docs do). */

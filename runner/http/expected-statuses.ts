@@ -1,5 +1,5 @@
 // k6's response callbacks: http.expectedStatuses(...) objects decide whether a response is "expected", which drives
-// the `expected_response` tag and the http_req_failed rate (k6-compat.md §4.5).
+// the `expected_response` tag and the http_req_failed rate (docs/k6-behaviour.md §4.5).
 
 /** An inclusive status range, as users pass `{min, max}` to http.expectedStatuses. */
 export interface StatusRange {

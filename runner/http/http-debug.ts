@@ -1,4 +1,4 @@
-// --http-debug dumps (k6-compat.md §4.7): the request and the response of each exchange as text, headers always,
+// --http-debug dumps (docs/k6-behaviour.md §4.7): the request and the response of each exchange as text, headers always,
 // bodies with --http-debug=full. Pure; the flow logs them at info level with source=http-debug.
 import { bytesToText, joinChunks } from './response-body';
 import type { ReplyMessage } from './wire';

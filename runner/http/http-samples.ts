@@ -1,4 +1,4 @@
-// One HTTP exchange -> its tags and its nine samples in k6's order (k6-compat.md §3.1, §3.2). Pure.
+// One HTTP exchange -> its tags and its nine samples in k6's order (docs/k6-behaviour.md §3.1, §3.2). Pure.
 import { isEmptyRecord, type SampleInput } from '../modules/module-host';
 import { statusErrorCode } from './error-codes';
 import type { PhaseTimings, WireError } from './wire';

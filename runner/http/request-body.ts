@@ -1,4 +1,4 @@
-// Request bodies as k6 encodes them (k6-compat.md §4.2): strings as UTF-8, ArrayBuffers as raw bytes, plain objects
+// Request bodies as k6 encodes them (docs/k6-behaviour.md §4.2): strings as UTF-8, ArrayBuffers as raw bytes, plain objects
 // as application/x-www-form-urlencoded, objects holding http.file() values as multipart/form-data. Runs in the VU's
 // own thread and always yields a fresh ArrayBuffer, which is then transferred (not copied) to the I/O worker.
 

@@ -1,5 +1,5 @@
 // Request targets: URL strings and http.url`...` templates -> the URL to fetch, the `name`/`url` tag values (with
-// `user:password@` masked) and the Basic credentials the URL carries (k6-compat.md §3.2 name/url rules).
+// `user:password@` masked) and the Basic credentials the URL carries (docs/k6-behaviour.md §3.2 name/url rules).
 
 /** What http.url`...` returns: the real URL plus a low-cardinality name with `${}` for each interpolation. */
 export class HttpURL {

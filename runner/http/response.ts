@@ -1,4 +1,4 @@
-// The Response object scripts receive (k6-compat.md §4.4): k6's field names, canonical header names, body per
+// The Response object scripts receive (docs/k6-behaviour.md §4.4): k6's field names, canonical header names, body per
 // responseType, timings, error/error_code, and json(selector) over a GJSON subset.
 import { statusErrorCode } from './error-codes';
 import { get } from './gjson';

@@ -1,4 +1,4 @@
-// The k6/crypto module (k6-compat.md §5.5): hashes, HMAC, incremental hashers, randomBytes and hexEncode, over
+// The k6/crypto module (docs/k6-behaviour.md §5.5): hashes, HMAC, incremental hashers, randomBytes and hexEncode, over
 // node:crypto (MD4 from crypto-md4.ts, which OpenSSL 3 no longer offers by default).
 
 import * as nodeCrypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The k6/encoding module (k6-compat.md §5.4): base64 in Go's four variants, with Go's strict decoding.
+// The k6/encoding module (docs/k6-behaviour.md §5.4): base64 in Go's four variants, with Go's strict decoding.
 import { isArrayBuffer } from './cross-realm';
 
 /** k6's encoding names -> how Go's encoding/base64 variant writes and reads. */

@@ -1,4 +1,4 @@
-// The k6/http module for one VU realm: k6's named exports and default export (k6-compat.md §4), backed by
+// The k6/http module for one VU realm: k6's named exports and default export (docs/k6-behaviour.md §4), backed by
 // runner/http/vu-http.ts. Synchronous calls block only this VU's thread; asyncRequest returns a tracked promise.
 import { CookieJar } from '../http/cookie-jar';
 import { expectedStatuses } from '../http/expected-statuses';
