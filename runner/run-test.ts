@@ -21,9 +21,9 @@ import {
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
-import { createOutput } from './outputs/index';
-import type { Output } from './outputs/output';
+import { createOutput, outputTargets } from './outputs/index';
 import { ProgressDisplay } from './outputs/progress';
+import { checkOutputTargets, type OutputTarget } from './outputs/writable';
 import { evaluateThresholds } from './thresholds/threshold-set';
 import { BENCH_VERSION, TARGET_K6_VERSION } from './version';
 import type { RealmData } from './vu/wire';
@@ -66,7 +66,21 @@ class Signals {
   }
 }
 
+/**
+ * Every file the run will write that is known before it starts (--out files, --summary-export), checked before the
+ * script loads: a run must not spend its whole length only to lose its results. handleSummary's paths are known
+ * only at the end (see engine/end-of-test.ts).
+ */
+function checkKnownOutputs(input: RunInput): void {
+  const targets: OutputTarget[] = outputTargets(input.out, input.processEnv);
+  // k6 skips --summary-export with --summary-mode disabled, so it is not checked then.
+  if (input.summaryExport && input.summaryMode !== 'disabled')
+    targets.push({ flag: '--summary-export', path: input.summaryExport });
+  checkOutputTargets(targets);
+}
+
 export async function runTest(input: RunInput): Promise<number> {
+  checkKnownOutputs(input);
   const signals = new Signals();
   if (input.handleSignals) signals.install();
   try {
@@ -83,13 +97,11 @@ export async function runTest(input: RunInput): Promise<number> {
 
 async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promise<number> {
   const { logger } = input;
-  const outputs: Output[] = [];
-  try {
-    for (const spec of input.out)
-      outputs.push(createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv));
-  } catch (error) {
-    throw new BenchError((error as Error).message, 104);
-  }
+  const outputs = input.out.map((spec) =>
+    createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv, (message) =>
+      logger.error(message),
+    ),
+  );
   const aggregator = new Aggregator(plan.registry, outputs, input.summaryMode === 'full');
   aggregator.onTooManySeries = (n) =>
     logger.warn(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { Logger } from '../engine/logger';
 import { usageError } from '../errors';
+import { checkOutputTargets, type OutputTarget } from '../outputs/writable';
 import { runTest } from '../run-test';
 import { type ParsedRun, parseRunFlags, runHelp } from './flags';
 
@@ -55,13 +56,19 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
     flags.summaryMode ?? (env.K6_SUMMARY_MODE as 'compact' | 'full' | 'disabled' | undefined) ?? 'compact';
   if (!['compact', 'full', 'disabled'].includes(summaryMode))
     throw usageError(`K6_SUMMARY_MODE must be compact, full or disabled, got "${summaryMode}"`);
+  const consoleOutput = flags.consoleOutput ?? (flags.cliOptions.consoleOutput as string | undefined);
+  // Log files are known before anything runs: check them with the other outputs' rule (runTest checks those).
+  const logFiles: OutputTarget[] = [];
+  if (logOutput.startsWith('file=')) logFiles.push({ flag: '--log-output', path: logOutput.slice(5) });
+  if (consoleOutput) logFiles.push({ flag: '--console-output', path: consoleOutput });
+  checkOutputTargets(logFiles);
   const logger = new Logger({
     verbose: flags.verbose,
     format: logFormat,
     output: logOutput,
     tty: Boolean(process.stderr.isTTY),
     noColor,
-    consoleOutput: flags.consoleOutput ?? (flags.cliOptions.consoleOutput as string | undefined),
+    consoleOutput,
   });
   if (flags.ignoredFlags.length > 0)
     logger.warn(`these k6 flags have no effect in bench's runner: ${flags.ignoredFlags.join(', ')}`);

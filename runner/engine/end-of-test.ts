@@ -1,11 +1,12 @@
 // The end of a run: handleSummary(data) in its own realm (or the default text summary when it is not exported,
 // returns nothing or throws), plus --summary-export. Called after outputs are closed, unless summary mode is disabled.
-import { writeFileSync } from 'node:fs';
+// A target that cannot be written is logged as k6 logs it and loses nothing else; the exit code stays as it was.
 import type { Aggregator } from '../metrics/aggregator';
 import { breakdownSections } from '../summary/breakdown';
 import { buildSummaryData } from '../summary/data';
 import { renderSummaryExport } from '../summary/export';
 import { renderTextSummary } from '../summary/text';
+import { type SummaryResult, writeSummaryResults } from '../summary/write-results';
 import type { RealmData } from '../vu/wire';
 import type { Logger } from './logger';
 import type { RunPlan } from './prepare';
@@ -41,6 +42,7 @@ export async function writeEndOfTestSummary(input: EndOfTestInput): Promise<void
     testRunDurationMs,
     setupData: setupData === undefined ? undefined : JSON.parse(setupData),
   });
+  const results: SummaryResult[] = [];
   let printed = false;
   if (plan.init.exports.handleSummary === 'function') {
     const reply = await runTransientRealm(
@@ -51,12 +53,8 @@ export async function writeEndOfTestSummary(input: EndOfTestInput): Promise<void
     );
     if (reply.type === 'result' && reply.ok) {
       if (reply.outputs) {
-        for (const [target, content] of Object.entries(reply.outputs)) {
-          const bytes = typeof content === 'string' ? content : Buffer.from(content);
-          if (target === 'stdout') input.stdout.write(bytes);
-          else if (target === 'stderr') process.stderr.write(bytes);
-          else writeFileSync(target, bytes);
-        }
+        for (const [target, content] of Object.entries(reply.outputs))
+          results.push([target, typeof content === 'string' ? content : Buffer.from(content)]);
         printed = true;
       }
     } else if (reply.type === 'timeout') {
@@ -86,7 +84,9 @@ export async function writeEndOfTestSummary(input: EndOfTestInput): Promise<void
       enableColors: Boolean(input.stdout.isTTY) && !input.noColor,
       mode: input.summaryMode,
     });
-    input.stdout.write(`\n${text}\n\n`);
+    results.push(['stdout', `\n${text}\n\n`]);
   }
-  if (input.summaryExport) writeFileSync(input.summaryExport, renderSummaryExport(data));
+  if (input.summaryExport) results.push([input.summaryExport, renderSummaryExport(data)]);
+  const failure = writeSummaryResults(results, { stdout: input.stdout, stderr: process.stderr });
+  if (failure) logger.error('failed to handle the end-of-test summary', { error: failure });
 }

@@ -25,6 +25,8 @@ function quote(v: string): string {
 
 export class Logger {
   private readonly start = Date.now();
+  /** Log files that failed once: their lines go to stderr from then on (a log never stops the run). */
+  private readonly failedFiles = new Set<string>();
 
   constructor(private readonly options: LoggerOptions) {}
 
@@ -35,8 +37,19 @@ export class Logger {
         : this.options.output;
     if (out === 'none') return;
     if (out === 'stdout') process.stdout.write(`${line}\n`);
-    else if (out.startsWith('file=')) appendFileSync(out.slice(5), `${line}\n`);
+    else if (out.startsWith('file=') && !this.failedFiles.has(out)) this.append(out.slice(5), line);
     else process.stderr.write(`${line}\n`);
+  }
+
+  private append(file: string, line: string): void {
+    try {
+      appendFileSync(file, `${line}\n`);
+    } catch (error) {
+      this.failedFiles.add(`file=${file}`);
+      process.stderr.write(
+        `bench: cannot write the log file ${file} (${(error as Error).message}); logging to stderr instead\n${line}\n`,
+      );
+    }
   }
 
   log(level: Level, message: string, fields?: Record<string, string>): void {

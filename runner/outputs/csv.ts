@@ -2,7 +2,7 @@
 import type { Series } from '../metrics/aggregator';
 import type { Metric } from '../metrics/registry';
 import { parseDuration } from '../options/durations';
-import { LineWriter, type Output, TimeFormatter } from './output';
+import { LineWriter, type Output, type OutputErrorSink, TimeFormatter } from './output';
 
 export type CsvTimeFormat = 'unix' | 'unix_milli' | 'unix_micro' | 'unix_nano' | 'rfc3339' | 'rfc3339_nano';
 const TIME_FORMATS: CsvTimeFormat[] = [
@@ -73,9 +73,10 @@ export class CsvOutput implements Output {
   constructor(
     private readonly config: CsvConfig,
     systemTags: readonly string[],
+    onError: OutputErrorSink,
   ) {
     this.description = `csv (${config.fileName})`;
-    this.writer = new LineWriter(config.fileName, config.saveInterval);
+    this.writer = new LineWriter(config.fileName, config.saveInterval, 'csv', onError);
     this.columns = INDEXABLE.filter((t) => systemTags.includes(t));
     this.columnSet = new Set(this.columns);
     this.writer.push(

@@ -3,7 +3,7 @@
 import type { Series } from '../metrics/aggregator';
 import type { Metric } from '../metrics/registry';
 import type { Threshold } from '../thresholds/threshold-set';
-import { LineWriter, type Output, TimeFormatter } from './output';
+import { LineWriter, type Output, type OutputErrorSink, TimeFormatter } from './output';
 
 /** `{"type":"Metric",...}` line. */
 export interface JsonMetricLine {
@@ -39,9 +39,10 @@ export class JsonOutput implements Output {
   constructor(
     file: string,
     private readonly thresholds: Threshold[],
+    onError: OutputErrorSink,
   ) {
     this.description = file === '' || file === '-' ? 'json(stdout)' : `json (${file})`;
-    this.writer = new LineWriter(file, 200);
+    this.writer = new LineWriter(file, 200, 'json', onError);
   }
 
   private metricLine(metric: Metric): string {
