@@ -1,7 +1,7 @@
 // Document id -> live row. Small non-negative integer ids (what most writers send: 0, 1, 2, ...) live in a dense
 // table of fixed 64k-entry chunks: a lookup is two array reads, where a Map lookup at a million entries costs a
 // cache miss or two (IdMap.get was the largest item of applying a 10k-row write). Everything else (strings, large or
-// negative numbers, and ids that would leave the table too sparse) goes to many small Maps: one V8 Map with a
+// negative numbers, BigInts above 2^53, and ids that would leave the table too sparse) goes to many small Maps: one V8 Map with a
 // million entries rehashes its whole table into fresh memory when it grows, inside a single set(), an event-loop
 // stall in the middle of a write; 256 shards keep every rehash small.
 import type { DocId } from './wire/ids';
@@ -18,6 +18,7 @@ const IDS_PER_CHUNK = 1024;
 
 function shardOf(id: DocId): number {
   if (typeof id === 'number') return ((id % SHARDS) + SHARDS) % SHARDS;
+  if (typeof id === 'bigint') return Number(BigInt.asUintN(8, id));
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   return (h >>> 0) % SHARDS;

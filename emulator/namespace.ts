@@ -19,9 +19,8 @@ import type { DistanceMetric, RowBitset, VectorColumn } from './vector/types';
 import { createSlot, type VectorSlot } from './vector-slot';
 import type { WalRecord, WriteAheadLog } from './wal/wal';
 import type { DocId } from './wire/ids';
-import { parseJsonBody } from './wire/json-body';
 import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from './wire/vectors';
-import { parseWriteRequest, type WriteRequest, writeVectorBatches } from './wire/write-request';
+import { readWriteBody, type WriteRequest, writeVectorBatches } from './wire/write-request';
 import { writeTurn } from './write-turn';
 
 export type VectorColumnFactory = (spec: { dims: number; metric: DistanceMetric }) => VectorColumn;
@@ -127,7 +126,7 @@ export class Namespace {
 
   /** Re-applies a logged record during recovery (no logging, no backpressure). */
   async replay(seq: number, record: WalRecord): Promise<void> {
-    const req = parseWriteRequest(parseJsonBody(record.body), {
+    const req = await readWriteBody(record.body, {
       vectorColumns: new Set(this.schema.vectorColumns()),
       vectorDims: (name) => this.vectorDims(name),
       alloc: plainAllocator,

@@ -4,11 +4,12 @@
 // log against the same state reproduces them.
 import { badRequest } from './api-error';
 import type { DocStore } from './doc-store';
-import { compileFilter, type RefNew } from './filters/evaluate';
+import { compileFilter, type RefNew, type RowPredicate, type RowSource } from './filters/evaluate';
 import { type FilterNode, parseFilter } from './filters/parse';
 import type { NamespaceSchema } from './namespace-schema';
 import type { DistanceMetric } from './vector/types';
 import { type DocId, idBytes, inferIdType, parseId } from './wire/ids';
+import { describeJson } from './wire/json-text';
 import type { AttributeSpec, AttributeType, IdType } from './wire/schema';
 import { inferType, normalizeValue, type StoredValue, valueBytes } from './wire/values';
 import type { VectorBatch } from './wire/vectors';
@@ -62,7 +63,11 @@ class Draft {
   }
 }
 
-/** The spec an attribute column leads to: declared, inferred from its values, or widened from int to float. */
+/**
+ * The spec an attribute column leads to: the namespace's (declared or inferred earlier), or inferred from this
+ * column's values for a new attribute (integers and fractions together make it float). Types never change after
+ * that: values that do not fit are a 400 (normalizeValue), as on turbopuffer.
+ */
 function columnSpec(
   draft: Draft,
   name: string,
@@ -74,19 +79,16 @@ function columnSpec(
     throw badRequest(
       `${field}.${name}: is a vector attribute ([${spec.type.dims}]${spec.type.element}); send vectors`,
     );
-  const widenable = !spec || (!spec.declared && spec.type.kind === 'scalar' && spec.type.scalar === 'int');
-  if (spec && !widenable) return spec;
-  let inferred: AttributeType | null = spec ? spec.type : null;
+  if (spec) return spec;
+  let inferred: AttributeType | null = null;
   for (const value of values) {
     if (value === undefined || value === null) continue;
     const type = inferType(name, value);
     if (!type) continue;
-    if (!inferred) inferred = type;
-    // Inferred integers widen to float when a fraction arrives; other differences fail as mismatches later.
-    else if (isIntOf(inferred, type)) inferred = type;
+    if (!inferred || isIntOf(inferred, type)) inferred = type;
   }
-  if (!inferred || (spec && inferred === spec.type)) return spec;
-  const next: AttributeSpec = { type: inferred, filterable: spec?.filterable ?? true, declared: false };
+  if (!inferred) return undefined;
+  const next: AttributeSpec = { type: inferred, filterable: true, declared: false };
   draft.set(name, next);
   return next;
 }
@@ -114,11 +116,11 @@ function prepareDocs(
     const id = parseId(
       docs.ids[i],
       idType,
-      `${docs.source}${docs.source.endsWith('columns') ? '.id' : ''}[${i}]`,
+      docs.source.endsWith('columns') ? `${docs.source}.id[${i}]` : `${docs.source}[${i}].id`,
     );
     if (seen.has(id))
       throw badRequest(
-        `${docs.source}: document id ${JSON.stringify(id)} appears more than once in this request`,
+        `${docs.source}: document id ${describeJson(id)} appears more than once in this request`,
       );
     seen.add(id);
     ids[i] = id;
@@ -174,6 +176,43 @@ function conditionFilter(raw: unknown, field: string, draft: Draft, idType: IdTy
   return parseFilter(raw, { idType, attribute: (n) => draft.spec(n) }, field, true);
 }
 
+/** The documents of one upsert batch as a RowSource (row = index in the batch), for conditions on them. */
+function docsSource(docs: PreparedDocs): RowSource {
+  return {
+    id: (i) => docs.ids[i],
+    value: (attr, i) => docs.values.get(attr)?.[i] ?? null,
+  };
+}
+
+/**
+ * A condition checked against the version of a document an operation meets: the one upserted earlier in this
+ * request, else the stored one. Returns 'missing' when the document does not exist (or delete_by_filter took it).
+ */
+function currentVersion(
+  condition: FilterNode | null,
+  store: DocStore,
+  gone: (id: DocId) => boolean,
+  upserted: ReadonlyMap<DocId, { docs: PreparedDocs; i: number }>,
+): (id: DocId, refNew: RefNew) => boolean | 'missing' {
+  const stored = condition ? compileFilter(condition, store.source) : null;
+  const fresh = new Map<PreparedDocs, RowPredicate>();
+  return (id, refNew) => {
+    const version = upserted.get(id);
+    if (version) {
+      if (!condition) return true;
+      let check = fresh.get(version.docs);
+      if (!check) {
+        check = compileFilter(condition, docsSource(version.docs));
+        fresh.set(version.docs, check);
+      }
+      return check(version.i, refNew);
+    }
+    const row = store.liveRows.get(id);
+    if (row === undefined || gone(id)) return 'missing';
+    return stored ? stored(row, refNew) : true;
+  };
+}
+
 export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrite {
   const { schema, store } = state;
   const draft = new Draft(schema);
@@ -208,7 +247,7 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
   const requested = req.deletes.map((raw, i) => {
     const id = parseId(raw, idType, `deletes[${i}]`);
     if (deleteIds.has(id))
-      throw badRequest(`deletes: document id ${JSON.stringify(id)} appears more than once`);
+      throw badRequest(`deletes: document id ${describeJson(id)} appears more than once`);
     deleteIds.add(id);
     return id;
   });
@@ -271,33 +310,31 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
     );
   }
 
-  // Conditions are checked against each document as it is before this request.
+  // Then upserts, patches and deletes, in that order: a patch or a delete of an id upserted earlier in the request
+  // acts on that new version, and conditions are checked against the version the operation meets.
   const upsertCondition = conditionFilter(req.upsertCondition, 'upsert_condition', draft, idType);
   const patchCondition = conditionFilter(req.patchCondition, 'patch_condition', draft, idType);
   const deleteCondition = conditionFilter(req.deleteCondition, 'delete_condition', draft, idType);
   const gone = (id: DocId) => deletedByFilter.has(id);
-  if (upsertCondition) {
-    const check = compileFilter(upsertCondition, source);
-    for (const docs of upserts)
-      docs.ids.forEach((id, i) => {
-        const row = store.liveRows.get(id);
-        // An upsert of a missing document is always applied.
-        if (row !== undefined && !gone(id) && !check(row, refNewFor(docs, i))) docs.apply[i] = false;
-      });
-  }
-  const patchCheck = patchCondition ? compileFilter(patchCondition, source) : null;
+  const before = currentVersion(upsertCondition, store, gone, new Map());
+  for (const docs of upserts)
+    docs.ids.forEach((id, i) => {
+      // An upsert of a missing document is always applied.
+      if (before(id, refNewFor(docs, i)) === false) docs.apply[i] = false;
+    });
+  const upserted = new Map<DocId, { docs: PreparedDocs; i: number }>();
+  for (const docs of upserts)
+    docs.ids.forEach((id, i) => {
+      if (docs.apply[i]) upserted.set(id, { docs, i });
+    });
+  const patchCheck = currentVersion(patchCondition, store, gone, upserted);
   for (const docs of patches)
     docs.ids.forEach((id, i) => {
-      const row = store.liveRows.get(id);
       // Patches of missing documents are skipped silently.
-      if (row === undefined || gone(id) || (patchCheck && !patchCheck(row, refNewFor(docs, i))))
-        docs.apply[i] = false;
+      if (patchCheck(id, refNewFor(docs, i)) !== true) docs.apply[i] = false;
     });
-  const deleteCheck = deleteCondition ? compileFilter(deleteCondition, source) : null;
-  const deletes = requested.filter((id) => {
-    const row = store.liveRows.get(id);
-    return row !== undefined && !gone(id) && (!deleteCheck || deleteCheck(row, () => null));
-  });
+  const deleteCheck = currentVersion(deleteCondition, store, gone, upserted);
+  const deletes = requested.filter((id) => deleteCheck(id, () => null) === true);
 
   const conditional =
     req.upsertCondition !== undefined ||

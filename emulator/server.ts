@@ -12,6 +12,7 @@ import { type Log, NamespaceRegistry } from './namespace-registry';
 import { startLoopMonitor, stopLoopMonitor } from './process-stats';
 import type { RouteContext } from './routes/context';
 import { matchRoute } from './routes/table';
+import { stringifyJson } from './wire/json-text';
 
 export interface RunningEmulator {
   server: Server;
@@ -27,7 +28,8 @@ function send(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
+  // Ids above 2^53 are BigInts and go out as plain digits.
+  const text = stringifyJson(body);
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),

@@ -27,8 +27,14 @@ export type RefNew = (attr: string) => StoredValue;
 
 export type RowPredicate = (row: number, refNew?: RefNew) => boolean;
 
+function isNumeric(v: StoredScalar): v is number | bigint {
+  return typeof v === 'number' || typeof v === 'bigint';
+}
+
 function compare(a: StoredScalar, b: StoredScalar): number | null {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
+  // Ids above 2^53 are BigInts; < and > compare them with numbers exactly.
+  if (isNumeric(a) && isNumeric(b)) return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   return null;

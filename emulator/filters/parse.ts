@@ -2,6 +2,7 @@
 // namespace schema. Every problem is a 400 that names the attribute and the operator.
 import { badRequest } from '../api-error';
 import { materialize } from '../wire/json-body';
+import { describeJson } from '../wire/json-text';
 import type { AttributeSpec, AttributeType, IdType, ScalarType } from '../wire/schema';
 import { typeName } from '../wire/schema';
 import type { StoredScalar, StoredValue } from '../wire/values';
@@ -61,7 +62,7 @@ export function parseFilter(
   field: string,
   allowRefNew = false,
 ): FilterNode {
-  return parseNode(materialize(raw), schema, field, allowRefNew);
+  return parseNode(materialize(raw, field), schema, field, allowRefNew);
 }
 
 function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNew: boolean): FilterNode {
@@ -94,7 +95,7 @@ function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNe
     );
   if (!(LEAF_OPS as readonly string[]).includes(op))
     throw badRequest(
-      `filter error in key \`${attr}\`: unknown operator ${JSON.stringify(op)}; use one of ${LEAF_OPS.join(', ')}`,
+      `filter error in key \`${attr}\`: unknown operator ${describeJson(op)}; use one of ${LEAF_OPS.join(', ')}`,
     );
   if (raw.length !== 3)
     throw badRequest(`filter error in key \`${attr}\`: ${op} expects ["${attr}", "${op}", value]`);
@@ -149,10 +150,13 @@ function parseOperand(
   const wanted = scalar ? (list ? `[]${scalar}` : scalar) : list ? 'an array' : 'a value';
   const fail = (): never => {
     throw badRequest(
-      `filter error in key \`${attr}\`: type mismatch, ${op} expects ${wanted}, but got ${JSON.stringify(raw)?.slice(0, 60)}`,
+      `filter error in key \`${attr}\`: type mismatch, ${op} expects ${wanted}, but got ${describeJson(raw)}`,
     );
   };
   const scalarValue = (v: unknown): StoredScalar => {
+    // Integers beyond 2^53 stay exact for ids (BigInt, the form ids are kept in); attributes are doubles.
+    if (typeof v === 'bigint') return attr === 'id' ? v : Number(v);
+    if (typeof v === 'number' && !Number.isFinite(v)) return fail();
     if (scalar === null) {
       if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
       return fail();

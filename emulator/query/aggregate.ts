@@ -3,6 +3,8 @@
 import { hasBit } from '../bitset';
 import type { Namespace, ReadView } from '../namespace';
 import type { RowBitset } from '../vector/types';
+import { compareIds, type DocId } from '../wire/ids';
+import { stringifyJson } from '../wire/json-text';
 import type { AggregateSpec, GroupKey } from '../wire/query-request';
 import type { StoredValue } from '../wire/values';
 import { renderValue } from '../wire/values';
@@ -52,6 +54,7 @@ function compareKeys(a: StoredValue[], b: StoredValue[]): number {
     if (x === null) return -1;
     if (y === null) return 1;
     if (typeof x === 'number' && typeof y === 'number') return x - y;
+    if (typeof x === 'bigint' || typeof y === 'bigint') return compareIds(x as DocId, y as DocId);
     const c = String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
     if (c !== 0) return c;
   }
@@ -70,7 +73,7 @@ export function aggregateGroups(
   for (let row = 0; row < view.rows; row++) {
     if (hasBit(view.dead, row) || (allow && !hasBit(allow, row))) continue;
     const key = groupBy.map((g) => (g.attr === 'id' ? ns.store.idOf(row) : ns.store.value(g.attr, row)));
-    const id = JSON.stringify(key);
+    const id = stringifyJson(key);
     let group = groups.get(id);
     if (!group) {
       group = { key, totals: specs.map(() => 0) };

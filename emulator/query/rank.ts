@@ -5,7 +5,8 @@ import { hasBit } from '../bitset';
 import { attributeReader } from '../filters/evaluate';
 import type { Namespace, ReadView } from '../namespace';
 import type { Hit, RowBitset } from '../vector/types';
-import type { DocId } from '../wire/ids';
+import { compareIds, type DocId } from '../wire/ids';
+import { stringifyJson } from '../wire/json-text';
 import type { RankBy } from '../wire/query-request';
 import type { StoredValue } from '../wire/values';
 import { mergeHits } from './merge';
@@ -58,12 +59,9 @@ function compareValues(a: StoredValue, b: StoredValue): number {
   if (x === null) return -1;
   if (y === null) return 1;
   if (typeof x === 'number' && typeof y === 'number') return x - y;
+  // Ids above 2^53 are BigInts: ordered by value among the numbers beside them.
+  if (typeof x === 'bigint' || typeof y === 'bigint') return compareIds(x as DocId, y as DocId);
   return String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
-}
-
-function compareIds(a: DocId, b: DocId): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
 /** A row comparator for ordering keys (ties broken by id ascending). */
@@ -137,7 +135,7 @@ export function topRowsPer(
   const counts = new Map<string, number>();
   const out: number[] = [];
   for (const row of rows) {
-    const key = JSON.stringify(
+    const key = stringifyJson(
       perAttrs.map((a) => (a === 'id' ? ns.store.idOf(row) : ns.store.value(a, row))),
     );
     const n = counts.get(key) ?? 0;

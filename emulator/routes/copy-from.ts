@@ -3,9 +3,9 @@
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
 import { isMissing } from '../vector-slot';
-import { parseJsonBody } from '../wire/json-body';
+import { stringifyJson } from '../wire/json-text';
 import { plainAllocator } from '../wire/vectors';
-import { parseWriteRequest } from '../wire/write-request';
+import { readWriteBody } from '../wire/write-request';
 
 export const COPY_BATCH = 10_000;
 
@@ -31,13 +31,13 @@ export async function copyDocuments(source: Namespace, dest: Namespace): Promise
       });
     }
     const body = Buffer.from(
-      JSON.stringify({
+      stringifyJson({
         schema,
         ...(source.schema.distanceMetric ? { distance_metric: source.schema.distanceMetric } : {}),
         ...(batch.length > 0 ? { upsert_columns: columns } : {}),
       }),
     );
-    const request = parseWriteRequest(parseJsonBody(body), {
+    const request = await readWriteBody(body, {
       vectorColumns: new Set(source.schema.vectorColumns()),
       vectorDims: (name) => source.vectorDims(name),
       alloc: plainAllocator,

@@ -1,13 +1,12 @@
 // POST /v2/namespaces/:ns/query (single and multi-query) and POST /v2/namespaces/:ns/explain_query.
 import { ApiError, notFound } from '../api-error';
 import { executeQuery } from '../query/execute';
-import { parseJsonBody } from '../wire/json-body';
-import { parseQueryRequest, type QueryRequest } from '../wire/query-request';
+import { type QueryRequest, readQueryBody } from '../wire/query-request';
 import type { Reply, RouteContext } from './context';
 
 export async function queryRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
-  const request = parseQueryRequest(parseJsonBody(await ctx.body()));
+  const request = readQueryBody(await ctx.body());
   try {
     return { body: await executeQuery(ns, request, ctx.startedAt) };
   } catch (error) {
@@ -38,6 +37,6 @@ function describe(req: QueryRequest): string {
 
 export async function explainRoute(ctx: RouteContext): Promise<Reply> {
   ctx.registry.require(ctx.params.ns);
-  const request = parseQueryRequest(parseJsonBody(await ctx.body()));
+  const request = readQueryBody(await ctx.body());
   return { body: { plan_text: describe(request) } };
 }

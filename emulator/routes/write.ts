@@ -2,9 +2,8 @@
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
 import { serverTotal } from '../performance';
-import { parseJsonBodyAsync } from '../wire/json-body';
 import type { FloatAllocator } from '../wire/vectors';
-import { parseWriteRequest, type WriteRequest } from '../wire/write-request';
+import { readWriteBody, type WriteRequest } from '../wire/write-request';
 import { writeTurn } from '../write-turn';
 import type { Reply, RouteContext } from './context';
 import { copyDocuments } from './copy-from';
@@ -43,11 +42,15 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
   const name = ctx.params.ns;
   const body = await ctx.body();
   const existing = ctx.registry.get(name);
-  const request = parseWriteRequest(await parseJsonBodyAsync(body, writeTurn), {
-    vectorColumns: new Set(existing?.schema.vectorColumns() ?? []),
-    vectorDims: (column) => existing?.vectorDims(column) ?? null,
-    alloc: pooledFloats(ctx),
-  });
+  const request = await readWriteBody(
+    body,
+    {
+      vectorColumns: new Set(existing?.schema.vectorColumns() ?? []),
+      vectorDims: (column) => existing?.vectorDims(column) ?? null,
+      alloc: pooledFloats(ctx),
+    },
+    writeTurn,
+  );
   // create_namespace: false never creates (404 for a missing namespace); true creates even an empty one, which
   // needs its id type declared because no document shows it.
   if (request.createNamespace === false) ctx.registry.require(name);

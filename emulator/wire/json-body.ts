@@ -2,6 +2,10 @@
 // its vector strings another ~120 ms of fresh memory (docs/engine-measurements.md §2), so long
 // escape-free strings stay in the request buffer as RawString and are decoded straight into Float32Arrays where a
 // vector is expected; everything else is ordinary JSON.parse on what remains (ids and attributes).
+//
+// JSON.parse rounds integers above 2^53, and ids are u64. Callers that find a rounded number where an id belongs
+// parse again with `exactIntegers`: integer literals of 16 digits and more then come back as BigInts (as numbers
+// when they are safe integers). Only those bodies pay for it; the common small-id body is parsed once, as before.
 import { randomBytes } from 'node:crypto';
 import { badRequest } from '../api-error';
 
@@ -45,6 +49,7 @@ export const SCAN_SLICE_BYTES = 8 * 1024 * 1024;
  * bodies have none at all). Yields after every `slice` bytes scanned so a caller can let other work in.
  */
 function* longStrings(body: Buffer, minBytes: number, slice: number): Generator<void, number[]> {
+  // Object keys stay in the text for JSON.parse (only values are put back): a key is a string followed by ':'.
   const ranges: number[] = [];
   let pos = 0;
   let nextPause = slice;
@@ -57,7 +62,7 @@ function* longStrings(body: Buffer, minBytes: number, slice: number): Generator<
     if (close < 0) break;
     if (nextBackslash >= 0 && nextBackslash < open) nextBackslash = body.indexOf(BACKSLASH, open);
     const escaped = nextBackslash >= 0 && nextBackslash < close;
-    if (close - open - 1 >= minBytes && !escaped) ranges.push(open, close);
+    if (close - open - 1 >= minBytes && !escaped && !isKey(body, close)) ranges.push(open, close);
     pos = close + 1;
     if (pos >= nextPause) {
       nextPause = pos + slice;
@@ -67,6 +72,26 @@ function* longStrings(body: Buffer, minBytes: number, slice: number): Generator<
   return ranges;
 }
 
+const COLON = 0x3a;
+
+/** True when the string closing at `close` is an object key (the next non-blank byte is ':'). */
+function isKey(body: Buffer, close: number): boolean {
+  let i = close + 1;
+  while (i < body.length && (body[i] === 0x20 || body[i] === 0x0a || body[i] === 0x0d || body[i] === 0x09))
+    i++;
+  return body[i] === COLON;
+}
+
+/** JSON nesting (arrays and objects) the emulator walks at most; deeper values are a 400, never a stack overflow. */
+export const MAX_JSON_DEPTH = 128;
+
+export interface ParseOptions {
+  /** Strings shorter than this are left to JSON.parse (RAW_STRING_MIN_BYTES). */
+  minBytes?: number;
+  /** Integer literals of 2^53 and more come back as BigInts instead of rounded numbers. */
+  exactIntegers?: boolean;
+}
+
 /** Long strings pass 2 replaces between two turns of the event loop in parseJsonBodyAsync (~2-4 ms of copying). */
 export const REPLACE_SLICE_STRINGS = 2048;
 
@@ -74,8 +99,8 @@ export const REPLACE_SLICE_STRINGS = 2048;
  * Parses a JSON body. Strings of at least `minBytes` bytes that contain no escapes come back as RawString; all else
  * as JSON.parse would return it. Invalid JSON is a 400.
  */
-export function parseJsonBody(body: Buffer, minBytes = RAW_STRING_MIN_BYTES): unknown {
-  const parse = parseSteps(body, minBytes, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+export function parseJsonBody(body: Buffer, options: ParseOptions = {}): unknown {
+  const parse = parseSteps(body, options, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   let step = parse.next();
   while (!step.done) step = parse.next();
   return step.value;
@@ -89,9 +114,9 @@ export function parseJsonBody(body: Buffer, minBytes = RAW_STRING_MIN_BYTES): un
 export async function parseJsonBodyAsync(
   body: Buffer,
   turn: () => Promise<void>,
-  minBytes = RAW_STRING_MIN_BYTES,
+  options: ParseOptions = {},
 ): Promise<unknown> {
-  const parse = parseSteps(body, minBytes, SCAN_SLICE_BYTES, REPLACE_SLICE_STRINGS);
+  const parse = parseSteps(body, options, SCAN_SLICE_BYTES, REPLACE_SLICE_STRINGS);
   let step = parse.next();
   while (!step.done) {
     await turn();
@@ -103,27 +128,56 @@ export async function parseJsonBodyAsync(
 /** Pass 1 then pass 2, yielding between slices. */
 function* parseSteps(
   body: Buffer,
-  minBytes: number,
+  options: ParseOptions,
   scanSlice: number,
   replaceSlice: number,
 ): Generator<void, unknown> {
-  const ranges = yield* longStrings(body, minBytes, scanSlice);
-  return yield* parseWithout(body, ranges, replaceSlice);
+  const ranges = yield* longStrings(body, options.minBytes ?? RAW_STRING_MIN_BYTES, scanSlice);
+  return yield* parseWithout(body, ranges, replaceSlice, options.exactIntegers === true);
+}
+
+/**
+ * Strings (skipped whole, so digits inside them are never touched) or an integer literal of 16 digits and more that
+ * is neither part of a longer number nor followed by a fraction or an exponent.
+ */
+const BIG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?[1-9]\d{15,})(?![\d.eE])/g;
+
+/** The text with every big integer literal replaced by a marker string `"<marker>n<digits>"`. */
+function markBigIntegers(text: string, markerJson: string): { text: string; count: number } {
+  let count = 0;
+  const out = text.replace(BIG_INTEGER, (match, digits: string | undefined) => {
+    if (digits === undefined) return match;
+    count++;
+    return `${markerJson}n${digits}"`;
+  });
+  return { text: out, count };
 }
 
 /**
  * Pass 2: JSON.parse of the body without its long strings, each replaced by a marker, then the strings put back.
  * Yields after every `slice` strings replaced, and before the JSON.parse.
  */
-function* parseWithout(body: Buffer, ranges: number[], slice: number): Generator<void, unknown> {
+function* parseWithout(
+  body: Buffer,
+  ranges: number[],
+  slice: number,
+  exactIntegers: boolean,
+): Generator<void, unknown> {
   let value: unknown;
   const raws: RawString[] = [];
   // A per-request marker: a short string in the body cannot be mistaken for a placeholder.
   const marker = `\u0000${randomBytes(6).toString('hex')}:`;
+  const markerJson = `"\\u0000${marker.slice(1)}`;
+  let bigIntegers = 0;
+  const parse = (text: string) => {
+    if (!exactIntegers) return JSON.parse(text);
+    const marked = markBigIntegers(text, markerJson);
+    bigIntegers = marked.count;
+    return JSON.parse(marked.text);
+  };
   try {
-    if (ranges.length === 0) value = JSON.parse(body.toString('utf8'));
+    if (ranges.length === 0) value = parse(body.toString('utf8'));
     else {
-      const markerJson = `"\\u0000${marker.slice(1)}`;
       let size = body.length;
       for (let k = 0; k < ranges.length; k += 2)
         size -= ranges[k + 1] - ranges[k] + 1 - (markerJson.length + 8);
@@ -141,49 +195,62 @@ function* parseWithout(body: Buffer, ranges: number[], slice: number): Generator
       }
       out += body.copy(rest, out, copied);
       yield;
-      value = JSON.parse(rest.toString('utf8', 0, out));
+      value = parse(rest.toString('utf8', 0, out));
     }
   } catch (error) {
     throw badRequest(`request body is not valid JSON: ${(error as Error).message}`);
   }
-  return raws.length === 0 ? value : restore(value, marker, raws);
+  return raws.length === 0 && bigIntegers === 0 ? value : restore(value, marker, raws, 0);
 }
 
-function restore(value: unknown, marker: string, raws: RawString[]): unknown {
+function restore(value: unknown, marker: string, raws: RawString[], depth: number): unknown {
   if (typeof value === 'string') {
     if (!value.startsWith(marker)) return value;
-    return raws[Number(value.slice(marker.length))];
+    const tail = value.slice(marker.length);
+    if (tail.startsWith('n')) {
+      const n = BigInt(tail.slice(1));
+      return n >= -9007199254740991n && n <= 9007199254740991n ? Number(n) : n;
+    }
+    return raws[Number(tail)];
   }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep('request body');
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
       if (typeof item === 'string' || (item !== null && typeof item === 'object'))
-        value[i] = restore(item, marker, raws);
+        value[i] = restore(item, marker, raws, depth + 1);
     }
     return value;
   }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      const item = record[key];
-      if (typeof item === 'string' || (item !== null && typeof item === 'object'))
-        record[key] = restore(item, marker, raws);
-    }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (typeof item === 'string' || (item !== null && typeof item === 'object'))
+      record[key] = restore(item, marker, raws, depth + 1);
   }
   return value;
 }
 
-/** Turns any RawString inside a JSON value back into a string: for parts of a body where no vector is expected. */
-export function materialize(value: unknown): unknown {
+function tooDeep(field: string): Error {
+  return badRequest(`${field}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
+}
+
+/**
+ * Turns any RawString inside a JSON value back into a string: for parts of a body where no vector is expected.
+ * Values nested deeper than MAX_JSON_DEPTH are a 400 naming `field`.
+ */
+export function materialize(value: unknown, field = 'request body', depth = 0): unknown {
   if (value instanceof RawString) return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_JSON_DEPTH) throw tooDeep(field);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (typeof value[i] === 'object') value[i] = materialize(value[i]);
+    for (let i = 0; i < value.length; i++)
+      if (typeof value[i] === 'object') value[i] = materialize(value[i], field, depth + 1);
     return value;
   }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record))
-      if (typeof record[key] === 'object') record[key] = materialize(record[key]);
-  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record))
+    if (typeof record[key] === 'object') record[key] = materialize(record[key], field, depth + 1);
   return value;
 }

@@ -1,7 +1,9 @@
 // A query body (POST /v2/namespaces/:ns/query, single or multi-query) -> a typed query, or a 400 naming the field.
 // Filters stay raw JSON here: they are checked against the namespace's schema when the query runs.
 import { badRequest } from '../api-error';
-import { materialize, RawString } from './json-body';
+import { holdsRoundedInteger } from './ids';
+import { materialize, parseJsonBody, RawString } from './json-body';
+import { describeJson } from './json-text';
 import { parseDistanceMetric } from './schema';
 import { vectorDims, writeVector } from './vectors';
 
@@ -93,7 +95,7 @@ function orderKey(raw: unknown, field: string): { attr: string; desc: boolean } 
   )
     return { attr: raw[0], desc: raw[1] === 'desc' };
   if (Array.isArray(raw) && raw.length === 2 && typeof raw[0] === 'string' && typeof raw[1] === 'string')
-    throw badRequest(`${field}: unknown ordering ${JSON.stringify(raw[1])}; use "asc" or "desc"`);
+    throw badRequest(`${field}: unknown ordering ${describeJson(raw[1])}; use "asc" or "desc"`);
   return null;
 }
 
@@ -117,8 +119,7 @@ export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
       vector: queryVector(arg, `${field}[2]`),
     };
   }
-  const name =
-    typeof fn === 'string' ? fn : typeof attr === 'string' ? attr : JSON.stringify(raw).slice(0, 40);
+  const name = typeof fn === 'string' ? fn : typeof attr === 'string' ? attr : describeJson(raw, 40);
   if (
     ['BM25', 'SparseKNN', 'Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'].includes(
       String(name),
@@ -127,7 +128,7 @@ export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
     throw badRequest(
       `${field}: ${name} ranking needs full-text or sparse indexes, which the emulator does not build`,
     );
-  throw badRequest(`${field}: unknown ranking ${JSON.stringify(raw).slice(0, 80)}`);
+  throw badRequest(`${field}: unknown ranking ${describeJson(raw, 80)}`);
 }
 
 function stringList(raw: unknown, field: string): string[] {
@@ -142,9 +143,7 @@ function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpe
     throw badRequest(`${field}top_k: use top_k or limit, not both`);
   const total = (value: unknown, name: string): number => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TOP_K)
-      throw badRequest(
-        `${name}: expected a whole number from 1 to ${MAX_TOP_K}, got ${JSON.stringify(value)}`,
-      );
+      throw badRequest(`${name}: expected a whole number from 1 to ${MAX_TOP_K}, got ${describeJson(value)}`);
     return value;
   };
   if (topK !== undefined && topK !== null) return { topK: total(topK, `${field}top_k`), per: null };
@@ -218,11 +217,11 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
   const aggregates =
     body.aggregate_by === undefined || body.aggregate_by === null
       ? null
-      : parseAggregates(materialize(body.aggregate_by), `${prefix}aggregate_by`);
+      : parseAggregates(materialize(body.aggregate_by, `${prefix}aggregate_by`), `${prefix}aggregate_by`);
   const groupBy =
     body.group_by === undefined || body.group_by === null
       ? null
-      : parseGroupBy(materialize(body.group_by), `${prefix}group_by`);
+      : parseGroupBy(materialize(body.group_by, `${prefix}group_by`), `${prefix}group_by`);
   if (groupBy && !aggregates) throw badRequest(`${prefix}group_by: needs aggregate_by`);
   if (aggregates && body.rank_by !== undefined && body.rank_by !== null)
     throw badRequest(`${prefix}aggregate_by: cannot be combined with rank_by`);
@@ -251,7 +250,7 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
     topK,
     offset: parseOffset(body.offset, rankBy !== null && topK !== null, prefix),
     per,
-    filters: body.filters === null ? undefined : materialize(body.filters),
+    filters: body.filters === null ? undefined : materialize(body.filters, `${prefix}filters`),
     include: exclude ? true : include,
     exclude,
     aggregates,
@@ -264,7 +263,7 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected a JSON object');
   const body = raw as Record<string, unknown>;
-  const consistency = materialize(body.consistency) as { level?: unknown } | undefined | null;
+  const consistency = materialize(body.consistency, 'consistency') as { level?: unknown } | undefined | null;
   let level: QueryRequest['consistency'] = 'strong';
   if (consistency !== undefined && consistency !== null) {
     if (
@@ -302,6 +301,16 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
       return parseQuerySpec(q as Record<string, unknown>, `queries[${i}].`, QUERY_FIELDS);
     }),
   };
+}
+
+/**
+ * A query body -> a QueryRequest whose id filters are exact: parsed once, and again with exact integers only when
+ * a filter compares with an integer above 2^53 (the only place a query carries ids).
+ */
+export function readQueryBody(body: Buffer): QueryRequest {
+  const request = parseQueryRequest(parseJsonBody(body));
+  if (!request.queries.some((q) => holdsRoundedInteger(q.filters))) return request;
+  return parseQueryRequest(parseJsonBody(body, { exactIntegers: true }));
 }
 
 /** Query slots a request takes at the namespace's concurrency gate: kNN 2, aggregations 4, others 1. */

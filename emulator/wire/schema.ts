@@ -3,6 +3,7 @@
 
 import { badRequest } from '../api-error';
 import type { DistanceMetric } from '../vector/types';
+import { describeJson } from './json-text';
 
 export type ScalarType = 'string' | 'int' | 'uint' | 'float' | 'uuid' | 'datetime' | 'bool';
 export const SCALAR_TYPES: readonly ScalarType[] = [
@@ -29,10 +30,9 @@ export interface AttributeSpec {
   filterable: boolean;
   /** Declared in a schema (false: inferred from the first value, and int may still widen to float). */
   declared: boolean;
-  /** Optional features kept so GET schema echoes them; the emulator implements regex and glob only. */
+  /** Optional filters kept so GET schema echoes them. */
   regex?: boolean;
   glob?: boolean;
-  fullTextSearch?: unknown;
   /** Vector columns only. */
   distanceMetric?: DistanceMetric;
 }
@@ -62,11 +62,31 @@ export function sameType(a: AttributeType, b: AttributeType): boolean {
   return typeName(a) === typeName(b);
 }
 
+/** turbopuffer's limit on attribute names (the limits page counts bytes). */
+export const MAX_ATTRIBUTE_NAME_BYTES = 128;
+
+/** Attribute names: 1 to 128 bytes, not starting with '$'. `field` names the place in the 400. */
+export function checkAttributeName(name: string, field: string): void {
+  if (name.length === 0) throw badRequest(`${field || 'attribute'}: attribute names must not be empty`);
+  if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
+  if (name.length > MAX_ATTRIBUTE_NAME_BYTES / 3 && Buffer.byteLength(name) > MAX_ATTRIBUTE_NAME_BYTES)
+    throw badRequest(
+      `${field.slice(0, 80)}...: attribute names are at most ${MAX_ATTRIBUTE_NAME_BYTES} bytes (got ${Buffer.byteLength(name)})`,
+    );
+}
+
+/** Schema options turbopuffer has that need indexes the emulator does not build. */
+const UNSUPPORTED_OPTIONS: Record<string, string> = {
+  full_text_search: 'full-text search (BM25) is not implemented by the emulator',
+  fuzzy: 'fuzzy matching is not implemented by the emulator',
+  embed: 'server-side embedding is not implemented by the emulator',
+  sparse_knn: 'sparse vectors are not implemented by the emulator',
+};
+
 /** One entry of a request's `schema` object, checked for shape (not yet against the namespace). */
 export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
   const field = `schema.${name}`;
-  if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
-  if (name.length > 128) throw badRequest(`${field}: attribute names are at most 128 characters`);
+  checkAttributeName(name, field);
   let config: Record<string, unknown>;
   if (typeof raw === 'string') config = { type: raw };
   else if (raw && typeof raw === 'object' && !Array.isArray(raw)) config = raw as Record<string, unknown>;
@@ -76,10 +96,13 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
   const type = parseTypeName(String(config.type));
   if (!type)
     throw badRequest(
-      `${field}.type: unknown type ${JSON.stringify(config.type)}; use one of ${SCALAR_TYPES.join(', ')}, their []arrays, or [N]f32 / [N]f16 with 1 <= N <= ${MAX_DIMS}`,
+      `${field}.type: unknown type ${describeJson(config.type)}; use one of ${SCALAR_TYPES.join(', ')}, their []arrays, or [N]f32 / [N]f16 with 1 <= N <= ${MAX_DIMS}`,
     );
   for (const key of Object.keys(config)) {
     if (!KNOWN_CONFIG_KEYS.has(key)) throw badRequest(`${field}.${key}: unknown schema option`);
+    const value = config[key];
+    if (key in UNSUPPORTED_OPTIONS && value !== undefined && value !== null && value !== false)
+      throw badRequest(`${field}.${key}: ${UNSUPPORTED_OPTIONS[key]}; omit it or set it to false`);
   }
   const spec: AttributeSpec = { type, filterable: true, declared: true };
   if (config.filterable !== undefined && config.filterable !== null) {
@@ -91,15 +114,6 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
     if (config[key] === undefined || config[key] === null) continue;
     if (typeof config[key] !== 'boolean') throw badRequest(`${field}.${key}: expected true or false`);
     spec[key] = config[key] as boolean;
-  }
-  if (
-    config.full_text_search !== undefined &&
-    config.full_text_search !== null &&
-    config.full_text_search !== false
-  ) {
-    spec.fullTextSearch = config.full_text_search;
-    // turbopuffer: full-text attributes are not filterable unless asked for.
-    if (config.filterable === undefined) spec.filterable = false;
   }
   if (type.kind === 'vector') {
     spec.filterable = false;
@@ -131,7 +145,7 @@ const KNOWN_CONFIG_KEYS = new Set([
 
 export function parseDistanceMetric(raw: unknown, field: string): DistanceMetric {
   if (raw === 'cosine_distance' || raw === 'euclidean_squared') return raw;
-  throw badRequest(`${field}: expected "cosine_distance" or "euclidean_squared", got ${JSON.stringify(raw)}`);
+  throw badRequest(`${field}: expected "cosine_distance" or "euclidean_squared", got ${describeJson(raw)}`);
 }
 
 /** The id column's type: how document ids are checked and keyed. */
@@ -141,7 +155,7 @@ export function parseIdType(raw: unknown): IdType {
   const type =
     typeof raw === 'string' ? raw : raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : raw;
   if (type === 'uint' || type === 'int' || type === 'string' || type === 'uuid') return type;
-  throw badRequest(`schema.id.type: expected "uint", "string" or "uuid", got ${JSON.stringify(type)}`);
+  throw badRequest(`schema.id.type: expected "uint", "string" or "uuid", got ${describeJson(type)}`);
 }
 
 /** Metadata's normalized schema entry: {type, ann: {distance_metric}} for vectors, {type, filterable...} otherwise. */
@@ -156,7 +170,6 @@ export function describeForMetadata(
   }
   // Spelt out either way: the Go SDK reads a missing `filterable` as false.
   out.filterable = spec.filterable;
-  if (spec.fullTextSearch !== undefined) out.full_text_search = spec.fullTextSearch;
   if (spec.regex) out.regex = true;
   if (spec.glob) out.glob = true;
   return out;
@@ -167,7 +180,7 @@ export function describeForSchemaRoute(spec: AttributeSpec): Record<string, unkn
   const out: Record<string, unknown> = {
     type: typeName(spec.type),
     filterable: spec.type.kind === 'vector' ? null : spec.filterable,
-    full_text_search: spec.fullTextSearch ?? null,
+    full_text_search: null,
   };
   if (spec.type.kind === 'vector') out.ann = true;
   if (spec.regex) out.regex = true;

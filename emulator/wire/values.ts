@@ -1,11 +1,15 @@
 // Attribute values: type inference for first-seen attributes, checks against a declared or inferred type, the
 // stored form (datetime -> epoch ms, uuid -> lower case), logical byte sizes, and rendering back to JSON.
 import { badRequest } from '../api-error';
+import { describeJson } from './json-text';
 import type { AttributeType, ScalarType } from './schema';
 import { typeName } from './schema';
 
-/** What the emulator keeps per attribute value. Arrays hold scalars of one type. */
-export type StoredScalar = string | number | boolean;
+/**
+ * What the emulator keeps per attribute value. Arrays hold scalars of one type. BigInt only ever appears as an id
+ * (above 2^53) read through the same paths as attributes (filters, ordering); attribute values are never BigInts.
+ */
+export type StoredScalar = string | number | boolean | bigint;
 export type StoredValue = StoredScalar | StoredScalar[] | null;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +20,8 @@ function scalarOf(value: unknown): ScalarType | null {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number' && Number.isFinite(value)) return Number.isInteger(value) ? 'int' : 'float';
+  // Integer literals beyond 2^53 (the parser keeps them exact when a body carries big ids).
+  if (typeof value === 'bigint') return 'int';
   return null;
 }
 
@@ -39,15 +45,29 @@ export function inferType(name: string, value: unknown): AttributeType | null {
   const s = scalarOf(value);
   if (!s)
     throw badRequest(
-      `attribute ${name}: unsupported value ${JSON.stringify(value).slice(0, 60)}; use a string, number, boolean or an array of them`,
+      `attribute ${name}: unsupported value ${describeJson(value)}; use a string, number, boolean or an array of them`,
     );
   return { kind: 'scalar', scalar: s };
 }
 
+/** Integers the emulator cannot store exactly: attribute values are JS numbers (doubles). */
+function isUnsafeInteger(value: unknown): boolean {
+  return (
+    typeof value === 'bigint' ||
+    (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value))
+  );
+}
+
 function mismatch(name: string, type: AttributeType, value: unknown): never {
-  const shown = JSON.stringify(value);
+  const items = Array.isArray(value) ? value : [value];
+  const wantsInteger = type.kind !== 'vector' && ['int', 'uint', 'datetime'].includes(type.scalar);
+  if (wantsInteger && items.some(isUnsafeInteger))
+    throw badRequest(
+      `attribute ${name}: ${describeJson(value)} holds an integer beyond +-2^53, which the emulator cannot store exactly in a ${typeName(type)} attribute`,
+    );
+  const got = Array.isArray(value) ? null : scalarOf(value);
   throw badRequest(
-    `type mismatch for attribute ${name}: expected ${typeName(type)}, got ${shown === undefined ? String(value) : shown.slice(0, 60)}`,
+    `type mismatch for attribute ${name}: it is ${typeName(type)}, got ${describeJson(value)}${got ? ` (${got})` : ''}; an attribute's type cannot change after its first write (declare it in the schema to choose)`,
   );
 }
 
@@ -63,6 +83,7 @@ export function normalizeScalar(scalar: ScalarType, value: unknown): StoredScala
     case 'uint':
       return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
     case 'float':
+      if (typeof value === 'bigint') return Number(value);
       return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
     case 'uuid':
       return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;

@@ -3,6 +3,7 @@
 // number array or one base64 string holding every row.
 import { badRequest } from '../api-error';
 import { RawString } from './json-body';
+import { describeJson } from './json-text';
 import { MAX_DIMS } from './schema';
 
 export interface VectorBatch {
@@ -83,10 +84,17 @@ export function writeVector(
     if (value.length !== dims) throw dimsMismatch(field, dims, value.length);
     for (let i = 0; i < dims; i++) {
       const x = value[i];
-      if (typeof x !== 'number')
-        throw badRequest(`${field}[${i}]: expected a number, got ${JSON.stringify(x)}`);
-      data[offset + i] = x;
+      if (typeof x === 'number') data[offset + i] = x;
+      // A huge integer literal in a body that also carries big ids: its float value is all a vector keeps.
+      else if (typeof x === 'bigint') data[offset + i] = Number(x);
+      else throw badRequest(`${field}[${i}]: expected a number, got ${describeJson(x)}`);
     }
+    // 1e309 parses as Infinity and f32 overflows past 3.4e38: such a row would rank against nothing.
+    const bad = firstNonFinite(data, offset, dims);
+    if (bad >= 0)
+      throw badRequest(
+        `${field}[${bad}]: ${describeJson(value[bad])} is not a finite 32-bit float (|x| <= 3.4e38); vectors must be finite`,
+      );
     return;
   }
   if (typeof value === 'string' || value instanceof RawString) {
@@ -94,9 +102,26 @@ export function writeVector(
     const target = Buffer.from(data.buffer, data.byteOffset + offset * 4, dims * 4);
     const written = target.write(text, 'base64');
     if (written !== dims * 4) throw dimsMismatch(field, dims, Math.floor(written / 4));
+    const bad = firstNonFinite(data, offset, dims);
+    if (bad >= 0)
+      throw badRequest(
+        `${field}: float ${bad} of the base64 vector is ${data[offset + bad]} (NaN or infinite bits); vectors must be finite`,
+      );
     return;
   }
   throw badRequest(`${field}: expected a vector (number array or base64 string of little-endian f32)`);
+}
+
+/** Largest finite f32. */
+const F32_MAX = 3.4028234663852886e38;
+
+/** Index of the first NaN or infinite float in data[offset, offset + count), or -1 (~1.5 ns a float). */
+function firstNonFinite(data: Float32Array, offset: number, count: number): number {
+  for (let i = 0; i < count; i++) {
+    const v = data[offset + i];
+    if (!(v <= F32_MAX && v >= -F32_MAX)) return i;
+  }
+  return -1;
 }
 
 function dimsMismatch(field: string, expected: number, got: number): Error {

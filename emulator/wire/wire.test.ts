@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error';
 import {
+  MAX_JSON_DEPTH,
   materialize,
   parseJsonBody,
   parseJsonBodyAsync,
@@ -10,6 +11,7 @@ import {
   REPLACE_SLICE_STRINGS,
   SCAN_SLICE_BYTES,
 } from './json-body';
+import { describeJson, stringifyJson } from './json-text';
 import { parseQueryRequest, querySlots } from './query-request';
 import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
@@ -202,5 +204,55 @@ describe('query requests', () => {
     [{ rank_by: ['v', 'ANN', [[1], [2]]] }, 'multi-vector queries are not supported'],
   ])('%j -> %s', (body, message) => {
     expect(badRequest(() => parseQueryRequest(body))).toContain(message);
+  });
+});
+
+describe('exact integers and bounded messages', () => {
+  it('parses integer literals above 2^53 as BigInts only when asked, and never inside strings', () => {
+    const text =
+      '{"a":[9007199254740993,-18446744073709551615,1000000000000000,0.1234567890123456,1e300],"s":"12345678901234567890"}';
+    const exact = parseJsonBody(Buffer.from(text), { exactIntegers: true }) as { a: unknown[]; s: string };
+    expect(exact.a).toEqual([
+      9007199254740993n,
+      -18446744073709551615n,
+      1000000000000000,
+      0.1234567890123456,
+      1e300,
+    ]);
+    expect(exact.s).toBe('12345678901234567890');
+    expect((parseJsonBody(Buffer.from(text)) as { a: unknown[] }).a[0]).toBe(9007199254740992);
+    // A leading zero stays invalid JSON in exact mode too.
+    expect(
+      badRequest(() => parseJsonBody(Buffer.from('[00000000000000001]'), { exactIntegers: true })),
+    ).toMatch(/not valid JSON/);
+  });
+
+  it('keeps long object keys as keys (only values are left in the buffer)', () => {
+    const key = 'k'.repeat(300);
+    const parsed = parseJsonBody(Buffer.from(JSON.stringify({ [key]: 'v'.repeat(300) }))) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(parsed)).toEqual([key]);
+    expect(parsed[key]).toBeInstanceOf(RawString);
+  });
+
+  it('refuses values nested deeper than MAX_JSON_DEPTH instead of overflowing the stack', () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    expect(badRequest(() => materialize(JSON.parse(deep), 'upsert_rows[0].x'))).toBe(
+      `upsert_rows[0].x: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`,
+    );
+    const withLong = Buffer.from(`{"v":"${'A'.repeat(300)}","d":${deep}}`);
+    expect(badRequest(() => parseJsonBody(withLong))).toMatch(/request body: nested deeper than 128/);
+  });
+
+  it('describes values for messages within bounds and writes BigInts as plain digits', () => {
+    expect(describeJson(2n ** 64n - 1n)).toBe('18446744073709551615');
+    expect(describeJson(Number.POSITIVE_INFINITY)).toBe('Infinity');
+    expect(describeJson(JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 10)).toBe('[[[[[[[[[[...');
+    expect(describeJson({ a: 'x'.repeat(100) }, 12)).toBe('{"a":"xxxxxx...');
+    expect(stringifyJson({ ids: [1, 2n ** 64n - 1n], s: 'n1' })).toBe(
+      '{"ids":[1,18446744073709551615],"s":"n1"}',
+    );
   });
 });

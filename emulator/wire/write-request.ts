@@ -2,9 +2,11 @@
 // are checked against the namespace's schema later, under its write lock (prepare-write.ts).
 import { badRequest } from '../api-error';
 import type { DistanceMetric } from '../vector/types';
-import { materialize, RawString } from './json-body';
+import { holdsRoundedInteger, isRoundedInteger } from './ids';
+import { materialize, parseJsonBody, parseJsonBodyAsync, RawString } from './json-body';
+import { describeJson } from './json-text';
 import type { AttributeSpec, IdType } from './schema';
-import { parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
+import { checkAttributeName, parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
 import type { FloatAllocator, VectorBatch } from './vectors';
 import { readVectorColumn, readVectorList } from './vectors';
 
@@ -79,11 +81,6 @@ function bool(body: Record<string, unknown>, key: string): boolean {
   return value;
 }
 
-function checkAttributeName(name: string, field: string): void {
-  if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
-  if (name.length > 128) throw badRequest(`${field}: attribute names are at most 128 characters`);
-}
-
 function readRows(
   raw: unknown,
   source: string,
@@ -117,7 +114,7 @@ function readRows(
         column = new Array<unknown>(n).fill(undefined);
         target.set(key, column);
       }
-      column[i] = target === attributes ? materialize(record[key]) : record[key];
+      column[i] = target === attributes ? materialize(record[key], `${source}[${i}].${key}`) : record[key];
     }
   }
   const vectors = new Map<string, VectorBatch>();
@@ -159,7 +156,7 @@ function readColumns(
     if (column.length !== n) throw badRequest(`${field}: has ${column.length} values but id has ${n}`);
     attributes.set(
       key,
-      column.map((v) => (v instanceof RawString ? v.toString() : materialize(v))),
+      column.map((v, i) => (v instanceof RawString ? v.toString() : materialize(v, `${field}[${i}]`))),
     );
   }
   return { source, ids, attributes, vectors };
@@ -182,15 +179,11 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
     throw badRequest('branch_from_namespace: branching is not supported by the emulator');
   if (body.sharding !== undefined && body.sharding !== null)
     throw badRequest('sharding: the emulator keeps every namespace in one shard; omit sharding');
-  const encryption = materialize(body.encryption) as { mode?: unknown } | undefined | null;
-  if (encryption && encryption.mode !== undefined && encryption.mode !== 'default')
-    throw badRequest(
-      'encryption.mode: only "default" is supported (customer-managed keys need a real turbopuffer plan)',
-    );
+  checkEncryption(materialize(body.encryption, 'encryption'));
 
   const schema = new Map<string, AttributeSpec>();
   let idType: IdType | null = null;
-  const rawSchema = materialize(body.schema);
+  const rawSchema = materialize(body.schema, 'schema');
   if (rawSchema !== undefined && rawSchema !== null) {
     if (typeof rawSchema !== 'object' || Array.isArray(rawSchema))
       throw badRequest('schema: expected an object');
@@ -221,11 +214,11 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
   if (body.patch_columns !== undefined)
     patches.push(readColumns(body.patch_columns, 'patch_columns', true, vectorColumns, schemaDims));
 
-  const deletes = materialize(body.deletes ?? []);
+  const deletes = materialize(body.deletes ?? [], 'deletes');
   if (!Array.isArray(deletes)) throw badRequest('deletes: expected an array of ids');
 
   let patchByFilter: WriteRequest['patchByFilter'] = null;
-  const rawPatchByFilter = materialize(body.patch_by_filter);
+  const rawPatchByFilter = materialize(body.patch_by_filter, 'patch_by_filter');
   if (rawPatchByFilter !== undefined && rawPatchByFilter !== null) {
     const p = rawPatchByFilter as Record<string, unknown>;
     if (
@@ -248,13 +241,17 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
     upserts,
     patches,
     deletes,
-    deleteByFilter: body.delete_by_filter === null ? undefined : materialize(body.delete_by_filter),
+    deleteByFilter:
+      body.delete_by_filter === null ? undefined : materialize(body.delete_by_filter, 'delete_by_filter'),
     deleteByFilterAllowPartial: bool(body, 'delete_by_filter_allow_partial'),
     patchByFilter,
     patchByFilterAllowPartial: bool(body, 'patch_by_filter_allow_partial'),
-    upsertCondition: body.upsert_condition === null ? undefined : materialize(body.upsert_condition),
-    patchCondition: body.patch_condition === null ? undefined : materialize(body.patch_condition),
-    deleteCondition: body.delete_condition === null ? undefined : materialize(body.delete_condition),
+    upsertCondition:
+      body.upsert_condition === null ? undefined : materialize(body.upsert_condition, 'upsert_condition'),
+    patchCondition:
+      body.patch_condition === null ? undefined : materialize(body.patch_condition, 'patch_condition'),
+    deleteCondition:
+      body.delete_condition === null ? undefined : materialize(body.delete_condition, 'delete_condition'),
     distanceMetric:
       body.distance_metric === undefined || body.distance_metric === null
         ? null
@@ -263,12 +260,58 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
     idType,
     disableBackpressure: bool(body, 'disable_backpressure'),
     returnAffectedIds: bool(body, 'return_affected_ids'),
-    copyFromNamespace: parseCopyFrom(materialize(body.copy_from_namespace)),
+    copyFromNamespace: parseCopyFrom(materialize(body.copy_from_namespace, 'copy_from_namespace')),
     createNamespace:
       body.create_namespace === undefined || body.create_namespace === null
         ? null
         : bool(body, 'create_namespace'),
   };
+}
+
+/** encryption: absent, null, or {"mode": "default"}; customer-managed keys are a plan feature the emulator lacks. */
+function checkEncryption(raw: unknown): void {
+  if (raw === undefined || raw === null) return;
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`encryption: expected {"mode": "default"}, got ${describeJson(raw)}`);
+  const { mode, ...rest } = raw as Record<string, unknown>;
+  if (mode === 'customer-managed')
+    throw badRequest(
+      'encryption.mode: only "default" is supported (customer-managed keys need a real turbopuffer plan)',
+    );
+  if (mode !== undefined && mode !== 'default')
+    throw badRequest(`encryption.mode: expected "default", got ${describeJson(mode)}`);
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw badRequest(`encryption.${extra}: unknown field (only "mode" is supported)`);
+}
+
+/** Whether an id (or a filter, which may compare ids) holds an integer JSON.parse could not keep exactly. */
+function mayHoldRoundedIds(req: WriteRequest): boolean {
+  for (const docs of [...req.upserts, ...req.patches]) if (docs.ids.some(isRoundedInteger)) return true;
+  return (
+    req.deletes.some(isRoundedInteger) ||
+    [
+      req.deleteByFilter,
+      req.patchByFilter?.filters,
+      req.upsertCondition,
+      req.patchCondition,
+      req.deleteCondition,
+    ].some(holdsRoundedInteger)
+  );
+}
+
+/**
+ * A write body -> a WriteRequest with every id exact: parsed once, and again with exact integers only when an id
+ * needs it (above 2^53). With `turn`, the parse yields between slices of a large body (parseJsonBodyAsync).
+ */
+export async function readWriteBody(
+  body: Buffer,
+  ctx: WriteWireContext,
+  turn?: () => Promise<void>,
+): Promise<WriteRequest> {
+  const parse = (exactIntegers: boolean) =>
+    turn ? parseJsonBodyAsync(body, turn, { exactIntegers }) : parseJsonBody(body, { exactIntegers });
+  const request = parseWriteRequest(await parse(false), ctx);
+  return mayHoldRoundedIds(request) ? parseWriteRequest(await parse(true), ctx) : request;
 }
 
 function parseCopyFrom(raw: unknown): string | null {

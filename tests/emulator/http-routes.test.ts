@@ -92,7 +92,7 @@ describe('POST /v2/namespaces/:ns (write)', () => {
     expectError(
       await e.post('/v2/namespaces/docs', { upsert_rows: [{ id: 'seven' }] }),
       400,
-      /expected a non-negative integer id/,
+      /upsert_rows\[0\].id: expected an integer id from 0 to 18446744073709551615, got "seven"/,
     );
     expectError(
       await e.post('/v2/namespaces/docs', { patch_rows: [{ id: 1, vector: [1, 0] }] }),
