@@ -31,6 +31,9 @@ describe('emulator flags', () => {
         '32MiB/s',
         '--api-key',
         'k',
+        '--truncate-damaged-log',
+        '--max-inflight-bytes',
+        '256MiB',
       ]),
     ).toMatchObject({
       host: '::1',
@@ -40,6 +43,8 @@ describe('emulator flags', () => {
       eventualTailLimitBytes: 64_000_000,
       indexBytesPerSecond: 33_554_432,
       apiKey: 'k',
+      truncateDamagedLog: true,
+      maxInflightBytes: 268_435_456,
     });
     expect(parseFlags(['--help'])).toBe('help');
   });
@@ -61,6 +66,8 @@ describe('emulator flags', () => {
     [['--index-throughput', '0/s'], '--index-throughput: must be above 0'],
     [['--api-key', ''], '--api-key: expected a non-empty key'],
     [['--host', '10.0.0.5'], '--host 10.0.0.5 is not a loopback address'],
+    [['--truncate-damaged-log'], '--truncate-damaged-log: only applies with --data-dir'],
+    [['--max-inflight-bytes', '0'], '--max-inflight-bytes: must be above 0'],
     [['--nope'], "Unknown option '--nope'"],
     [['extra'], 'Unexpected argument'],
   ])('%j is refused: %s', (argv, message) => {

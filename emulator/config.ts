@@ -9,6 +9,11 @@ export interface EmulatorConfig {
   port: number;
   /** Where the write-ahead logs live; null keeps everything in memory (lost on exit). @default null */
   dataDir: string | null;
+  /**
+   * On damage that is not a torn tail, cut the log there (after copying the files into <dataDir>/salvaged/) instead
+   * of refusing to start. @default false
+   */
+  truncateDamagedLog: boolean;
   /** Unindexed bytes above which writes get 429 and strong queries are refused. @default 2 GiB */
   backlogLimitBytes: number;
   /** How much of the unindexed tail an eventual query scans at most. @default 128 MiB */
@@ -21,6 +26,11 @@ export interface EmulatorConfig {
   allowRemote: boolean;
   /** Request bodies above this get 413 (turbopuffer: 512 MB per write). @default 512 MiB */
   maxBodyBytes: number;
+  /**
+   * Request-body bytes held in memory across all requests (as received plus decompressed) above which a new body
+   * gets 429; a request alone is always let in. @default 1 GiB
+   */
+  maxInflightBytes: number;
   /** Query slots per namespace (kNN takes 2, aggregations 4). @default 16 */
   querySlots: number;
   /** How long a query waits for slots before 429. @default 800 ms */
@@ -31,12 +41,14 @@ export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
   host: '127.0.0.1',
   port: 8787,
   dataDir: null,
+  truncateDamagedLog: false,
   backlogLimitBytes: 2 * 2 ** 30, // 2 GiB: the stricter reading of the documented "2 GB"
   eventualTailLimitBytes: 128 * 2 ** 20, // 128 MiB
   indexBytesPerSecond: Number.POSITIVE_INFINITY, // bytes/s
   apiKey: null,
   allowRemote: false,
   maxBodyBytes: 512 * 2 ** 20, // 512 MiB
+  maxInflightBytes: 2 ** 30, // 1 GiB: one largest write plus room for the others
   querySlots: 16,
   queryWaitMs: 800, // ms
 };
@@ -49,6 +61,9 @@ Flags:
   --host HOST                    interface to bind (default 127.0.0.1; loopback only unless --allow-remote)
   --port PORT                    TCP port, 0 for a free one (default 8787)
   --data-dir DIR                 keep write-ahead logs in DIR: acknowledged writes survive a crash (default: memory)
+  --truncate-damaged-log         start despite log damage that is not a torn tail: cut each damaged log there,
+                                 keeping copies of the files it changes in DIR/salvaged/ (default: refuse to start)
+  --max-inflight-bytes SIZE      request-body bytes held across requests before new bodies get 429 (default 1GiB)
   --backlog-limit SIZE           unindexed bytes above which writes and strong queries get 429 (default 2GiB)
   --eventual-tail-limit SIZE     unindexed bytes an eventual query scans at most (default 128MiB)
   --index-throughput RATE        indexing pace, SIZE per second (e.g. 32MiB or 32MiB/s) or unlimited (default)
@@ -110,6 +125,14 @@ export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
     if (v['data-dir'].trim() === '') throw new ConfigError('--data-dir: expected a directory path');
     config.dataDir = v['data-dir'];
   }
+  config.truncateDamagedLog = v['truncate-damaged-log'] === true;
+  if (config.truncateDamagedLog && config.dataDir === null)
+    throw new ConfigError('--truncate-damaged-log: only applies with --data-dir');
+  if (v['max-inflight-bytes'] !== undefined) {
+    config.maxInflightBytes = sizeFlag('max-inflight-bytes', v['max-inflight-bytes']);
+    if (config.maxInflightBytes <= 0)
+      throw new ConfigError(`--max-inflight-bytes: must be above 0, got "${v['max-inflight-bytes']}"`);
+  }
   if (v['backlog-limit'] !== undefined)
     config.backlogLimitBytes = sizeFlag('backlog-limit', v['backlog-limit']);
   if (v['eventual-tail-limit'] !== undefined)
@@ -133,6 +156,8 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  'truncate-damaged-log': { type: 'boolean' },
+  'max-inflight-bytes': { type: 'string' },
   'backlog-limit': { type: 'string' },
   'eventual-tail-limit': { type: 'string' },
   'index-throughput': { type: 'string' },

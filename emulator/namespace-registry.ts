@@ -1,22 +1,36 @@
 // All namespaces of one emulator: created by their first write, 404 for unknown names, deleted with their log.
-// With a data directory each namespace's log lives in <dir>/namespaces/ns-<name>/ and is replayed on startup.
+// With a data directory each namespace's log lives in <dir>/namespaces/ns-<name>/ and is replayed on startup; the
+// logs are all checked before any is replayed, so damage anywhere refuses to start with one list of what is wrong.
+import type { Dirent } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { badRequest, notFound } from './api-error';
 import type { EmulatorConfig } from './config';
 import { Indexer } from './indexer';
 import { Namespace, type VectorColumnFactory } from './namespace';
-import { FileWal } from './wal/file-wal';
+import { DELETED_PREFIX, FileWal, WalCorruptError } from './wal/file-wal';
 import { MemoryWal } from './wal/memory-wal';
 import type { WriteAheadLog } from './wal/wal';
 
+/** turbopuffer's documented name rule: `[A-Za-z0-9-_.]{1,128}`. */
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NS_PREFIX = 'ns-';
 
 export function checkNamespaceName(name: string): void {
   if (!NAME.test(name))
     throw badRequest(
       `namespace name ${JSON.stringify(name)}: use 1 to 128 characters from A-Z, a-z, 0-9, '-', '_' and '.'`,
     );
+  // They pass the character rule, but every HTTP client resolves them as path steps before sending the URL.
+  if (name === '.' || name === '..')
+    throw badRequest(
+      `namespace name ${JSON.stringify(name)}: "." and ".." cannot name a namespace (URLs treat them as path steps)`,
+    );
+}
+
+/** Startup refused: the data directory holds damage that is not a torn tail. The message lists every problem. */
+export class DataDirError extends Error {
+  override name = 'DataDirError';
 }
 
 export type Log = (line: string) => void;
@@ -52,47 +66,93 @@ export class NamespaceRegistry {
     return ns;
   }
 
-  /** Replays every namespace found in the data directory. */
+  /**
+   * Replays every namespace found in the data directory. A torn last record is cut and reported; any other damage
+   * throws DataDirError before anything is replayed, unless `truncateDamagedLog` asks to cut the logs there.
+   */
   async recover(): Promise<void> {
     const root = this.root;
     if (!root) return;
-    let entries: string[];
+    let entries: Dirent[];
     try {
-      entries = await readdir(root);
-    } catch {
-      return; // a fresh data directory
+      entries = await readdir(root, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // a fresh data directory
+      throw error;
     }
-    for (const entry of entries) {
-      if (entry.includes('.deleted-')) {
-        await rm(join(root, entry), { recursive: true, force: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const problems: { text: string; salvageable: boolean }[] = [];
+    const opened: { name: string; wal: FileWal }[] = [];
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(root, entry.name);
+      if (entry.name.startsWith(DELETED_PREFIX)) {
+        await rm(path, { recursive: true, force: true }); // a deletion a crash interrupted
         continue;
       }
-      if (!entry.startsWith('ns-')) continue;
-      const name = entry.slice(3);
-      const wal = await FileWal.open(join(root, entry));
-      const ns = this.adopt(name, wal);
-      let records = 0;
-      for await (const { seq, record } of wal.replay()) {
-        try {
-          await ns.replay(seq, record);
-        } catch (error) {
-          this.log(
-            `namespace ${name}: skipped log record ${seq} that no longer applies: ${(error as Error).message}`,
-          );
-        }
-        records++;
+      const name = entry.name.startsWith(NS_PREFIX) ? entry.name.slice(NS_PREFIX.length) : '';
+      if (!entry.isDirectory() || !NAME.test(name)) {
+        problems.push({
+          text: `${path}: not a namespace log (only ns-<name>/ directories belong here); move it out of the data directory`,
+          salvageable: false,
+        });
+        continue;
       }
-      const indexedTo = ns.endPosOfSeq(wal.indexedSeq);
-      const indexer = this.indexers.get(ns) as Indexer;
-      if (indexedTo !== null) indexer.fastForward(indexedTo);
-      indexer.kick();
-      if (records === 0) {
-        // A namespace whose first write never completed.
-        this.namespaces.delete(name);
-        this.indexers.delete(ns);
-        await ns.close(true);
-      } else this.log(`recovered namespace ${name}: ${records} log records, ${ns.liveDocuments} documents`);
+      try {
+        const salvageTo = this.config.truncateDamagedLog
+          ? join(this.config.dataDir as string, 'salvaged', `${stamp}-${entry.name}`)
+          : undefined;
+        opened.push({ name, wal: await FileWal.open(path, { salvageTo }) });
+      } catch (error) {
+        if (!(error instanceof WalCorruptError)) throw error;
+        problems.push({
+          text: `namespace ${JSON.stringify(name)}: ${error.message}`,
+          salvageable: error.damage.salvageable,
+        });
+      }
     }
+    if (problems.length > 0) {
+      await Promise.all(opened.map(({ wal }) => wal.close()));
+      throw new DataDirError(refusal(problems, this.config.dataDir as string));
+    }
+    for (const { name, wal } of opened) await this.replayNamespace(name, wal);
+  }
+
+  private async replayNamespace(name: string, wal: FileWal): Promise<void> {
+    const { torn, salvaged, notes } = wal.recovery;
+    if (torn)
+      this.log(
+        `namespace ${name}: cut a torn last record (${torn.bytes} bytes at byte ${torn.offset} of ${torn.file}): ` +
+          'an append a crash interrupted, never acknowledged; 1 incomplete record dropped',
+      );
+    if (salvaged)
+      this.log(
+        `namespace ${name}: --truncate-damaged-log cut ${salvaged.cutBytes} bytes from ${salvaged.damage.file} on ` +
+          `(record ${salvaged.damage.seq} onwards, at least ${salvaged.intactRecordsCut} of them intact; ` +
+          `${salvaged.damage.reason}); copies of the files before the cut are in ${salvaged.copiedTo}`,
+      );
+    for (const note of notes) this.log(`namespace ${name}: ${note}`);
+    const ns = this.adopt(name, wal);
+    let records = 0;
+    for await (const { seq, record } of wal.replay()) {
+      try {
+        await ns.replay(seq, record);
+      } catch (error) {
+        this.log(
+          `namespace ${name}: skipped log record ${seq} that no longer applies: ${(error as Error).message}`,
+        );
+      }
+      records++;
+    }
+    const indexedTo = ns.endPosOfSeq(wal.indexedSeq);
+    const indexer = this.indexers.get(ns) as Indexer;
+    if (indexedTo !== null) indexer.fastForward(indexedTo);
+    indexer.kick();
+    if (records === 0) {
+      // A namespace whose first write never completed.
+      this.namespaces.delete(name);
+      this.indexers.delete(ns);
+      await ns.close(true);
+    } else this.log(`recovered namespace ${name}: ${records} log records, ${ns.liveDocuments} documents`);
   }
 
   get(name: string): Namespace | undefined {
@@ -114,7 +174,7 @@ export class NamespaceRegistry {
     if (existing && !existing.deleted) return existing;
     const pending = (async () => {
       await this.deleting.get(name);
-      const wal = this.root ? await FileWal.open(join(this.root, `ns-${name}`)) : new MemoryWal();
+      const wal = this.root ? await FileWal.open(join(this.root, `${NS_PREFIX}${name}`)) : new MemoryWal();
       return this.adopt(name, wal);
     })();
     this.creating.set(name, pending);
@@ -165,4 +225,19 @@ export class NamespaceRegistry {
     this.namespaces.clear();
     this.indexers.clear();
   }
+}
+
+function refusal(problems: { text: string; salvageable: boolean }[], dataDir: string): string {
+  const lines = [
+    `the data directory ${dataDir} holds damage that is not a torn tail from a crash, so acknowledged writes ` +
+      'are at stake. Nothing was changed:',
+    ...problems.map((p) => `  - ${p.text}`),
+  ];
+  if (problems.some((p) => p.salvageable))
+    lines.push(
+      'To salvage a damaged log, restore it from a backup, or start once with --truncate-damaged-log: each damaged ' +
+        'log is cut at its first damage, keeping the records before it, after copies of the files it changes are ' +
+        `saved under ${join(dataDir, 'salvaged')}/ (the records from the damage on are then gone from the namespace).`,
+    );
+  return lines.join('\n');
 }

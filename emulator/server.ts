@@ -1,12 +1,14 @@
 // The HTTP listener: authentication, route dispatch, bodies, and the one place where errors become responses
-// (ApiError -> its status and the turbopuffer envelope; anything else -> a logged 500).
+// (ApiError -> its status and the turbopuffer envelope; a client gone mid-request -> one quiet log line; anything
+// else -> a logged 500).
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, envelope } from './api-error';
 import type { EmulatorConfig } from './config';
-import { readBody } from './http/body';
+import { ClientAbortError, readBody } from './http/body';
 import { BufferPool } from './http/buffer-pool';
+import { InflightBudget } from './http/inflight';
 import type { VectorColumnFactory } from './namespace';
 import { type Log, NamespaceRegistry } from './namespace-registry';
 import { startLoopMonitor, stopLoopMonitor } from './process-stats';
@@ -48,25 +50,43 @@ function authorized(req: IncomingMessage, apiKey: string | null): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  registry: NamespaceRegistry,
-  pool: BufferPool,
-  log: Log,
-) {
+/**
+ * The request target's path as sent and its query. `new URL` would resolve "." and ".." segments, turning
+ * `/v2/namespaces/./query` into a write to a namespace called "query"; kept as sent, "." reaches the name check.
+ */
+function requestTarget(raw: string): { pathname: string; query: URLSearchParams } {
+  if (!raw.startsWith('/')) {
+    const url = new URL(raw, 'http://emulator'); // absolute-form (proxies): normalized like any URL
+    return { pathname: url.pathname, query: url.searchParams };
+  }
+  const q = raw.indexOf('?');
+  return {
+    pathname: q < 0 ? raw : raw.slice(0, q),
+    query: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)),
+  };
+}
+
+interface Shared {
+  registry: NamespaceRegistry;
+  pool: BufferPool;
+  budget: InflightBudget;
+  log: Log;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, { registry, pool, budget, log }: Shared) {
   const startedAt = performance.now();
   const leases: Buffer[] = [];
+  const allowance = budget.open();
   try {
     if (!authorized(req, registry.config.apiKey))
       throw new ApiError(401, 'missing or wrong API key (Authorization: Bearer <key>)');
-    const url = new URL(req.url ?? '/', 'http://emulator');
-    const match = matchRoute(req.method ?? 'GET', url.pathname);
-    if (!match) throw new ApiError(404, `no such endpoint: ${req.method} ${url.pathname}`);
+    const { pathname, query } = requestTarget(req.url ?? '/');
+    const match = matchRoute(req.method ?? 'GET', pathname);
+    if (!match) throw new ApiError(404, `no such endpoint: ${req.method} ${pathname}`);
     if ('allowed' in match)
       throw new ApiError(
         405,
-        `${req.method} is not allowed on ${url.pathname}; use ${match.allowed.join(' or ')}`,
+        `${req.method} is not allowed on ${pathname}; use ${match.allowed.join(' or ')}`,
         {
           allow: match.allowed.join(', '),
         },
@@ -74,12 +94,12 @@ async function handle(
     let body: Promise<Buffer> | null = null;
     const ctx: RouteContext = {
       params: match.params,
-      query: url.searchParams,
+      query,
       registry,
       pool,
       startedAt,
       body: () => {
-        body ??= readBody(req, pool, registry.config.maxBodyBytes).then((b) => {
+        body ??= readBody(req, pool, registry.config.maxBodyBytes, allowance).then((b) => {
           leases.push(b);
           return b;
         });
@@ -90,9 +110,13 @@ async function handle(
     const reply = await match.route.handler(ctx);
     send(res, reply.status ?? 200, reply.body, reply.headers);
   } catch (error) {
-    if (error instanceof ApiError) {
-      // An unread oversize body: answer and close rather than drain up to 512 MB.
-      const headers = error.status === 413 ? { ...error.headers, connection: 'close' } : error.headers;
+    if (error instanceof ClientAbortError) {
+      // Not a server fault and nobody to answer: one line, no stack.
+      log(`client went away during ${req.method} ${req.url}: ${error.message}; request dropped`);
+    } else if (error instanceof ApiError) {
+      // An unread body (over the size limit or the in-flight budget): answer and close rather than drain it.
+      const unreadBody = !req.complete && (error.status === 413 || error.status === 429);
+      const headers = unreadBody ? { ...error.headers, connection: 'close' } : error.headers;
       send(res, error.status, envelope(error.message), headers);
     } else {
       log(`500 on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
@@ -100,6 +124,7 @@ async function handle(
     }
   } finally {
     for (const buffer of leases) pool.release(buffer);
+    allowance.close();
     // Anything the handler did not read must not be parsed as the next request on this connection.
     if (!req.complete) req.resume();
   }
@@ -114,9 +139,14 @@ export async function startEmulator(
   const registry = new NamespaceRegistry(config, createColumn, log);
   await registry.recover();
   startLoopMonitor();
-  const pool = new BufferPool();
+  const shared: Shared = {
+    registry,
+    pool: new BufferPool(),
+    budget: new InflightBudget(config.maxInflightBytes),
+    log,
+  };
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    void handle(req, res, registry, pool, log);
+    void handle(req, res, shared);
   });
   // Large writes take a while to arrive on a loaded machine; do not cut them off.
   server.requestTimeout = 0;

@@ -1,12 +1,23 @@
 // Reads a request body into one pooled buffer (no per-chunk concatenation, no fresh 40 MB allocation per write),
-// enforces the size limit (413) and undoes gzip when the client compressed it.
+// enforces the size limit (413) and the in-flight budget (429), and undoes gzip as a stream that stops at the limit:
+// a small compressed body never inflates past it, and the event loop only copies chunks the zlib thread produced.
 import type { IncomingMessage } from 'node:http';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import { ApiError } from '../api-error';
 import type { BufferPool } from './buffer-pool';
+import type { BodyAllowance } from './inflight';
 
-const gunzipAsync = promisify(gunzip);
+/** First buffer for a body of unknown length; it doubles as needed. */
+const INITIAL_BYTES = 64 * 1024;
+/** zlib output per chunk: large enough that a 500 MB body is a few thousand event-loop turns, not 30,000. */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+/** deflate cannot do better than about 1032:1, so a gzip trailer claiming more is not believed for pre-sizing. */
+const MAX_DEFLATE_RATIO = 1032;
+
+/** The client closed the connection before its body arrived: nothing to answer, nothing went wrong here. */
+export class ClientAbortError extends Error {
+  override name = 'ClientAbortError';
+}
 
 function tooLarge(limit: number): ApiError {
   return new ApiError(
@@ -15,37 +26,111 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
-/** The body as one Buffer from `pool` (release it when done). */
-export async function readBody(req: IncomingMessage, pool: BufferPool, limit: number): Promise<Buffer> {
-  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
-  if (declared !== null && declared > limit) throw tooLarge(limit);
-  let buffer = pool.acquire(declared ?? 64 * 1024);
-  let length = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (length + chunk.length > limit) throw tooLarge(limit);
-    if (length + chunk.length > buffer.length) {
-      const bigger = pool.acquire(Math.min(limit, Math.max(buffer.length * 2, length + chunk.length)));
-      buffer.copy(bigger, 0, 0, length);
-      pool.release(buffer);
-      buffer = bigger;
+/** A growable pooled buffer whose capacity is counted against the in-flight budget. */
+class BodyBuffer {
+  private buffer: Buffer;
+  length = 0;
+
+  constructor(
+    private readonly pool: BufferPool,
+    private readonly allowance: BodyAllowance,
+    private readonly limit: number,
+    initial: number,
+  ) {
+    allowance.reserve(initial);
+    this.buffer = pool.acquire(initial);
+  }
+
+  append(chunk: Buffer): void {
+    if (this.length + chunk.length > this.limit) throw tooLarge(this.limit);
+    if (this.length + chunk.length > this.buffer.length) {
+      const size = Math.min(this.limit, Math.max(this.buffer.length * 2, this.length + chunk.length));
+      this.allowance.reserve(size);
+      const bigger = this.pool.acquire(size);
+      this.buffer.copy(bigger, 0, 0, this.length);
+      this.release();
+      this.buffer = bigger;
     }
-    chunk.copy(buffer, length);
-    length += chunk.length;
+    chunk.copy(this.buffer, this.length);
+    this.length += chunk.length;
   }
-  const body = buffer.subarray(0, length);
-  const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
-  if (encoding === '' || encoding === 'identity') return body;
-  if (encoding !== 'gzip') {
-    pool.release(buffer);
-    throw new ApiError(415, `content-encoding ${encoding} is not supported; send gzip or no encoding`);
+
+  /** The bytes so far; the view is released with the whole buffer. */
+  get bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
   }
+
+  release(): void {
+    this.allowance.give(this.buffer.length);
+    this.pool.release(this.buffer);
+  }
+}
+
+async function readRaw(
+  req: IncomingMessage,
+  pool: BufferPool,
+  limit: number,
+  allowance: BodyAllowance,
+  declared: number | null,
+): Promise<BodyBuffer> {
+  const body = new BodyBuffer(pool, allowance, limit, declared ?? INITIAL_BYTES);
   try {
-    return await gunzipAsync(body, { maxOutputLength: limit });
+    for await (const chunk of req as AsyncIterable<Buffer>) body.append(chunk);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limit);
+    body.release();
+    if (error instanceof ApiError) throw error;
+    throw new ClientAbortError(`the client closed the connection after ${body.length} body bytes`);
+  }
+  // An aborted upload can also end the stream quietly, short of its declared length.
+  if (!req.complete) {
+    body.release();
+    throw new ClientAbortError(`the client closed the connection after ${body.length} body bytes`);
+  }
+  return body;
+}
+
+async function gunzipBounded(
+  compressed: Buffer,
+  pool: BufferPool,
+  limit: number,
+  allowance: BodyAllowance,
+): Promise<Buffer> {
+  // The gzip trailer ends with the uncompressed size (mod 2^32, of the last member): never below the real size.
+  const claimed = compressed.length >= 18 ? compressed.readUInt32LE(compressed.length - 4) : 0;
+  if (claimed > limit) throw tooLarge(limit);
+  const initial = Math.max(INITIAL_BYTES, Math.min(claimed, limit, compressed.length * MAX_DEFLATE_RATIO));
+  const out = new BodyBuffer(pool, allowance, limit, initial);
+  const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+  gunzip.end(compressed);
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) out.append(chunk);
+    return out.bytes;
+  } catch (error) {
+    out.release();
+    if (error instanceof ApiError) throw error;
     throw new ApiError(400, `request body is not valid gzip: ${(error as Error).message}`);
   } finally {
-    pool.release(buffer);
+    gunzip.destroy();
+  }
+}
+
+/** The body as one Buffer from `pool` (release it when done), counted against `allowance` until it is closed. */
+export async function readBody(
+  req: IncomingMessage,
+  pool: BufferPool,
+  limit: number,
+  allowance: BodyAllowance,
+): Promise<Buffer> {
+  const declared = req.headers['content-length'] === undefined ? null : Number(req.headers['content-length']);
+  if (declared !== null && declared > limit) throw tooLarge(limit);
+  const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
+  if (encoding !== '' && encoding !== 'identity' && encoding !== 'gzip')
+    throw new ApiError(415, `content-encoding ${encoding} is not supported; send gzip or no encoding`);
+  const raw = await readRaw(req, pool, limit, allowance, declared);
+  if (encoding !== 'gzip') return raw.bytes;
+  try {
+    return await gunzipBounded(raw.bytes, pool, limit, allowance);
+  } finally {
+    raw.release();
   }
 }

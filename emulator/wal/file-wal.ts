@@ -1,14 +1,29 @@
 // The on-disk log used with --data-dir: numbered segment files of framed records (record.ts), fsynced before an
-// append resolves, so an acknowledged write survives kill -9. On open, a short or corrupt frame at the end of the
-// last segment (a crash mid-append, never acknowledged) is cut off; damage anywhere else is refused.
+// append resolves, so an acknowledged write survives kill -9. On open every frame is verified (scan.ts): a torn last
+// record (a crash mid-append, never acknowledged) is cut off and reported; any other damage, a gap between
+// segments, a file the log does not write, or an index cursor past the end refuses to open, unless the caller asks
+// to salvage: then copies of the affected files are kept and the log is cut at the first damage.
 //
 //   <dir>/wal-000000000001.log   records 1..k      segments roll at SEGMENT_BYTES
 //   <dir>/wal-00000000000k+1.log records k+1..    (the name is the first seq in it)
 //   <dir>/indexed.json           {"seq": n}        how far indexing had got (advisory: losing it only re-indexes)
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { decodeHeader, encodeHeader, HEADER_BYTES, verify } from './record';
+import {
+  copyFile,
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { encodeHeader } from './record';
+import { scanSegment } from './scan';
 import type { WalRecord, WriteAheadLog } from './wal';
 
 /** A new segment starts once the current one is this big. */
@@ -16,6 +31,11 @@ export const SEGMENT_BYTES = 256 * 2 ** 20;
 
 const SEGMENT = /^wal-(\d{12})\.log$/;
 const segmentName = (firstSeq: number) => `wal-${String(firstSeq).padStart(12, '0')}.log`;
+const CURSOR = 'indexed.json';
+const CURSOR_TMP = 'indexed.json.tmp';
+
+/** destroy() renames the log directory to this prefix first; a name that starts with it is a deletion to finish. */
+export const DELETED_PREFIX = '.deleted-';
 
 interface Segment {
   firstSeq: number;
@@ -24,8 +44,42 @@ interface Segment {
   bytes: number;
 }
 
+/** What is wrong with a log, precisely enough to find it with a hex editor. */
+export interface WalDamage {
+  /** The file at fault (the log directory when several files are). */
+  file: string;
+  /** Byte offset of the first bad byte in `file`, when there is one. */
+  offset: number | null;
+  /** Sequence number of the first record that cannot be read, when known. */
+  seq: number | null;
+  reason: string;
+  /** Whether salvaging can cut it off (stray files cannot: a person must look at them). */
+  salvageable: boolean;
+}
+
 export class WalCorruptError extends Error {
   override name = 'WalCorruptError';
+  constructor(readonly damage: WalDamage) {
+    super(
+      `${damage.file}${damage.offset === null ? '' : ` at byte ${damage.offset}`}` +
+        `${damage.seq === null ? '' : ` (record ${damage.seq})`}: ${damage.reason}`,
+    );
+  }
+}
+
+/** What opening the log repaired or cut, for the startup report. */
+export interface WalRecovery {
+  /** A torn last record that was cut off: never acknowledged. */
+  torn: { file: string; offset: number; bytes: number } | null;
+  /** Salvage only: the damage, the bytes cut from there on, and where the original files were copied. */
+  salvaged: { damage: WalDamage; cutBytes: number; intactRecordsCut: number; copiedTo: string } | null;
+  /** Other things worth a line (an unreadable index cursor, a cursor clamped by salvage). */
+  notes: string[];
+}
+
+export interface OpenOptions {
+  /** Cut the log at the first damage instead of refusing, after copying the affected files into this directory. */
+  salvageTo?: string;
 }
 
 async function syncDir(dir: string): Promise<void> {
@@ -37,47 +91,39 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Reads one segment's frames; cuts a torn tail when `isLast`, throws on damage elsewhere. */
-async function scanSegment(
-  segment: Segment,
-  isLast: boolean,
-  onRecord?: (record: WalRecord) => void | Promise<void>,
-): Promise<void> {
-  const handle = await open(segment.path, 'r+');
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
   try {
-    const size = (await handle.stat()).size;
-    const header = Buffer.alloc(HEADER_BYTES);
-    let offset = 0;
-    let records = 0;
-    while (offset < size) {
-      const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, offset);
-      const decoded = bytesRead === HEADER_BYTES ? decodeHeader(header) : null;
-      const end = decoded ? offset + HEADER_BYTES + decoded.bodyBytes : Number.POSITIVE_INFINITY;
-      let body: Buffer | null = null;
-      if (decoded && end <= size) {
-        body = Buffer.allocUnsafe(decoded.bodyBytes);
-        await handle.read(body, 0, decoded.bodyBytes, offset + HEADER_BYTES);
-        if (!verify(header, decoded, body)) body = null;
-      }
-      if (!decoded || !body) {
-        if (!isLast)
-          throw new WalCorruptError(
-            `${segment.path}: damaged record at byte ${offset}; refusing to guess what it held`,
-          );
-        // An append that never completed, so it was never acknowledged: drop it.
-        await handle.truncate(offset);
-        await handle.sync();
-        break;
-      }
-      if (onRecord) await onRecord({ kind: decoded.kind, timeMs: decoded.timeMs, body });
-      records++;
-      offset = end;
-    }
-    segment.records = records;
-    segment.bytes = offset;
+    await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/** The segments in `dir`, in order; refuses files the log does not write (they might be misnamed segments). */
+async function listSegments(dir: string): Promise<Segment[]> {
+  const segments: Segment[] = [];
+  const strays: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const match = SEGMENT.exec(entry.name);
+    if (match && entry.isFile())
+      segments.push({ firstSeq: Number(match[1]), path: join(dir, entry.name), records: 0, bytes: 0 });
+    else if (entry.name === CURSOR_TMP)
+      await rm(join(dir, entry.name), { force: true }); // an interrupted cursor update
+    else if (entry.name !== CURSOR) strays.push(entry.name);
+  }
+  if (strays.length > 0)
+    throw new WalCorruptError({
+      file: strays.length === 1 ? join(dir, strays[0]) : dir,
+      offset: null,
+      seq: null,
+      reason:
+        `${strays.length === 1 ? 'this file is' : `${strays.map((s) => JSON.stringify(s)).join(', ')} are`} not part ` +
+        'of the log (only wal-<12 digits>.log and indexed.json belong here); move it out of the data directory, ' +
+        'or rename it back if it is a segment',
+      salvageable: false,
+    });
+  return segments.sort((a, b) => a.firstSeq - b.firstSeq);
 }
 
 export class FileWal implements WriteAheadLog {
@@ -86,33 +132,131 @@ export class FileWal implements WriteAheadLog {
   private seq = 0;
   private indexed = 0;
   private closed = false;
+  /** Set when a failed append could not be undone: later appends would land behind a partial frame. */
+  private broken: string | null = null;
 
   private constructor(
     readonly dir: string,
     private readonly segments: Segment[],
   ) {}
 
-  /** Opens (or creates) the log in `dir`, repairing a torn last record. */
-  static async open(dir: string): Promise<FileWal> {
+  /** What open() repaired or cut (see WalRecovery). */
+  recovery: WalRecovery = { torn: null, salvaged: null, notes: [] };
+
+  /**
+   * Opens (or creates) the log in `dir`: verifies every frame, cuts a torn last record, and throws WalCorruptError
+   * on any other damage (or, with `salvageTo`, cuts the log there after copying the files it changes).
+   */
+  static async open(dir: string, options: OpenOptions = {}): Promise<FileWal> {
     await mkdir(dir, { recursive: true });
-    const names = (await readdir(dir)).filter((n) => SEGMENT.test(n)).sort();
-    const segments = names.map((name) => ({
-      firstSeq: Number(SEGMENT.exec(name)?.[1]),
-      path: join(dir, name),
-      records: 0,
-      bytes: 0,
-    }));
-    for (let i = 0; i < segments.length; i++) await scanSegment(segments[i], i === segments.length - 1);
+    const segments = await listSegments(dir);
     const wal = new FileWal(dir, segments);
+    let expected = 1;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i];
+      const isLast = i === segments.length - 1;
+      let damage: WalDamage | null = null;
+      let cutAt = 0;
+      let intactAfter = 0;
+      if (segment.firstSeq !== expected) {
+        damage = {
+          file: segment.path,
+          offset: null,
+          seq: expected,
+          reason:
+            segment.firstSeq > expected
+              ? `the segment starts at record ${segment.firstSeq}, but the segments before it end at record ` +
+                `${expected - 1}: records ${expected}..${segment.firstSeq - 1} are missing`
+              : `the segment starts at record ${segment.firstSeq}, but the segments before it already hold records up to ${expected - 1}`,
+          salvageable: true,
+        };
+      } else {
+        const scan = await scanSegment(segment.path);
+        segment.records = scan.records;
+        segment.bytes = scan.goodBytes;
+        cutAt = scan.goodBytes;
+        const end = scan.end;
+        if (end.kind === 'torn' && isLast) {
+          // An append that never completed, so it was never acknowledged: drop it.
+          await truncate(segment.path, end.offset);
+          await syncFile(segment.path);
+          wal.recovery.torn = { file: segment.path, offset: end.offset, bytes: end.bytes };
+        } else if (end.kind !== 'clean') {
+          intactAfter = end.kind === 'damaged' ? end.intactAfter : 0;
+          damage = {
+            file: segment.path,
+            offset: end.offset,
+            seq: expected + scan.records,
+            reason:
+              end.kind === 'torn'
+                ? 'the segment ends inside a record, but later segments exist'
+                : `${end.reason}${end.intactAfter > 0 ? `; ${end.intactAfter} intact records follow it` : ''}`,
+            salvageable: true,
+          };
+        }
+      }
+      if (damage) {
+        if (options.salvageTo === undefined) throw new WalCorruptError(damage);
+        wal.recovery.salvaged = await salvage(
+          segments.splice(i),
+          cutAt,
+          damage,
+          intactAfter,
+          options.salvageTo,
+        );
+        if (cutAt === 0) break; // the damaged segment itself was removed
+        segments.push(segment);
+        expected += segment.records;
+        break;
+      }
+      expected += segment.records;
+    }
     const last = segments[segments.length - 1];
     wal.seq = last ? last.firstSeq + last.records - 1 : 0;
-    try {
-      const saved = JSON.parse(await readFile(join(dir, 'indexed.json'), 'utf8')) as { seq?: unknown };
-      if (typeof saved.seq === 'number') wal.indexed = Math.min(saved.seq, wal.seq);
-    } catch {
-      wal.indexed = 0; // no cursor yet: everything is re-indexed
-    }
+    await wal.readCursor(options.salvageTo !== undefined);
     return wal;
+  }
+
+  /** Loads indexed.json; a cursor past the end of the log means records are missing. */
+  private async readCursor(salvaging: boolean): Promise<void> {
+    const path = join(this.dir, CURSOR);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch {
+      return; // no cursor yet: everything is re-indexed
+    }
+    let saved: unknown;
+    try {
+      saved = (JSON.parse(text) as { seq?: unknown }).seq;
+    } catch {
+      saved = undefined;
+    }
+    if (typeof saved !== 'number' || !Number.isInteger(saved) || saved < 0) {
+      this.recovery.notes.push(`${path} is unreadable; everything is indexed again from the start`);
+      return;
+    }
+    if (saved > this.seq && !salvaging)
+      throw new WalCorruptError({
+        file: path,
+        offset: null,
+        seq: this.seq + 1,
+        reason:
+          `the index cursor says records up to ${saved} were indexed, but the log ends at record ${this.seq}: ` +
+          `records ${this.seq + 1}..${saved} are missing (a segment was removed or cut short)`,
+        salvageable: true,
+      });
+    this.indexed = Math.min(saved, this.seq);
+    if (saved > this.seq) {
+      await this.writeCursor(this.indexed);
+      this.recovery.notes.push(`the index cursor said ${saved}; it now points at the log's end, ${this.seq}`);
+    }
+  }
+
+  private async writeCursor(seq: number): Promise<void> {
+    const tmp = join(this.dir, CURSOR_TMP);
+    await writeFile(tmp, JSON.stringify({ seq }));
+    await rename(tmp, join(this.dir, CURSOR));
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
@@ -124,6 +268,10 @@ export class FileWal implements WriteAheadLog {
   append(record: WalRecord): Promise<number> {
     return this.serial(async () => {
       if (this.closed) throw new Error('write-ahead log is closed');
+      if (this.broken)
+        throw new Error(
+          `write-ahead log ${this.dir} takes no more writes: ${this.broken}; restart the emulator`,
+        );
       let segment = this.segments[this.segments.length - 1];
       if (!segment || !this.handle || segment.bytes >= SEGMENT_BYTES) {
         if (!segment || segment.bytes >= SEGMENT_BYTES) {
@@ -140,9 +288,20 @@ export class FileWal implements WriteAheadLog {
         await syncDir(this.dir);
       }
       const header = encodeHeader(record.kind, record.timeMs, record.body);
-      await this.handle.writev([header, record.body]);
-      // The acknowledgement promises durability: data and length reach the disk before we resolve.
-      await this.handle.datasync();
+      try {
+        await writeAll(this.handle, header, record.body);
+        // The acknowledgement promises durability: data and length reach the disk before we resolve.
+        await this.handle.datasync();
+      } catch (error) {
+        // A failed append (disk full, I/O error) must not leave a partial frame for later records to land behind:
+        // that would read as damage in the middle of the log on the next start.
+        try {
+          await this.handle.truncate(segment.bytes);
+        } catch {
+          this.broken = `an append failed (${(error as Error).message}) and the partial record could not be removed`;
+        }
+        throw error;
+      }
       segment.bytes += header.length + record.body.length;
       segment.records++;
       return ++this.seq;
@@ -153,9 +312,17 @@ export class FileWal implements WriteAheadLog {
     for (let i = 0; i < this.segments.length; i++) {
       const segment = this.segments[i];
       const records: WalRecord[] = [];
-      await scanSegment({ ...segment }, false, (record) => {
-        records.push(record);
+      const scan = await scanSegment(segment.path, (record) => {
+        if (records.length < segment.records) records.push(record);
       });
+      if (scan.records < segment.records)
+        throw new WalCorruptError({
+          file: segment.path,
+          offset: scan.goodBytes,
+          seq: segment.firstSeq + scan.records,
+          reason: 'the segment changed while the emulator was running',
+          salvageable: true,
+        });
       for (let k = 0; k < records.length; k++) yield { seq: segment.firstSeq + k, record: records[k] };
     }
   }
@@ -165,9 +332,7 @@ export class FileWal implements WriteAheadLog {
       const next = Math.min(seq, this.seq);
       if (next <= this.indexed || this.closed) return;
       this.indexed = next;
-      const tmp = join(this.dir, 'indexed.json.tmp');
-      await writeFile(tmp, JSON.stringify({ seq: next }));
-      await rename(tmp, join(this.dir, 'indexed.json'));
+      await this.writeCursor(next);
     });
   }
 
@@ -190,8 +355,51 @@ export class FileWal implements WriteAheadLog {
   async destroy(): Promise<void> {
     await this.close();
     // Rename first so a crash mid-removal never leaves a half-deleted log that looks alive.
-    const doomed = `${this.dir}.deleted-${Date.now()}`;
+    const doomed = join(dirname(this.dir), `${DELETED_PREFIX}${Date.now()}-${basename(this.dir)}`);
     await rename(this.dir, doomed);
     await rm(doomed, { recursive: true, force: true });
   }
+}
+
+/** Writes a frame; a short write (rare on regular files, but allowed) is completed rather than left torn. */
+async function writeAll(handle: FileHandle, header: Buffer, body: Buffer): Promise<void> {
+  const total = header.length + body.length;
+  let written = (await handle.writev([header, body])).bytesWritten;
+  while (written < total) {
+    const rest =
+      written < header.length
+        ? Buffer.concat([header.subarray(written), body])
+        : body.subarray(written - header.length);
+    written += (await handle.write(rest)).bytesWritten;
+  }
+}
+
+/**
+ * Copies `segments` (the damaged one first, then every later one) into `into`, then cuts the damaged one at `cutAt`
+ * (removing it when nothing before the damage is left) and removes the later ones.
+ */
+async function salvage(
+  segments: Segment[],
+  cutAt: number,
+  damage: WalDamage,
+  intactAfter: number,
+  into: string,
+): Promise<NonNullable<WalRecovery['salvaged']>> {
+  await mkdir(into, { recursive: true });
+  let cutBytes = 0;
+  for (const [k, segment] of segments.entries()) {
+    await copyFile(segment.path, join(into, basename(segment.path)));
+    const size = (await stat(segment.path)).size;
+    if (k === 0 && cutAt > 0) {
+      await truncate(segment.path, cutAt);
+      await syncFile(segment.path);
+      cutBytes += size - cutAt;
+    } else {
+      await rm(segment.path);
+      cutBytes += size;
+    }
+  }
+  await syncDir(into);
+  await syncDir(dirname(segments[0].path));
+  return { damage, cutBytes, intactRecordsCut: intactAfter, copiedTo: into };
 }
