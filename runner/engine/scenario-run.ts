@@ -1,23 +1,9 @@
-// Runs one scenario on the main thread: waits for its startTime, hands VUs their activation, follows the
-// executor's schedule (pure functions in executors/), and ends it: regular end -> gracefulStop -> interruption.
-import {
-  IN_VUS_ACTIVE,
-  newInt32Block,
-  nowMs,
-  SC_BUSY,
-  SC_COMPLETED,
-  SC_DROPPED,
-  SC_INTERRUPTED,
-  SC_NEXT_ITER,
-  SC_PENDING,
-  SC_STOP,
-  SC_VUS,
-  SCENARIO_WORDS,
-} from '../control-block';
-import type { ScenarioConfig } from '../executors/index';
-import { isArrivalRate, regularDuration } from '../executors/index';
-import { rampingVusChanges } from '../executors/ramping-vus-schedule';
-import type { ActivationMode, ScenarioInfo } from '../vu/wire';
+// Runs one scenario on the main thread: waits for its startTime, lets its executor (executors/) drive VUs until the
+// regular end, and ends it the way every executor ends: gracefulStop, then interruption, then unstarted iterations.
+import { IN_VUS_ACTIVE, newInt32Block, nowMs, SC_STOP, SCENARIO_WORDS } from '../control-block';
+import type { DrivenVu, ScenarioDriver } from '../executors/executor';
+import { executorOf, type ScenarioConfig } from '../executors/index';
+import type { ScenarioInfo } from '../vu/wire';
 import type { VuHandle } from './realm-handle';
 import type { VuPool } from './vu-pool';
 
@@ -58,6 +44,7 @@ const INTERRUPT_GRACE_MS = 2000;
 /** Timers of this scenario run, all cleared when it ends (a pending maxDuration timer must not keep the process). */
 class Clock {
   private timers = new Set<NodeJS.Timeout>();
+  private intervals = new Set<NodeJS.Timeout>();
 
   constructor(private readonly abort: Promise<void>) {}
 
@@ -77,41 +64,92 @@ class Clock {
     });
   }
 
+  at(ms: number, fn: () => void): () => void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+    return () => {
+      clearTimeout(t);
+      this.timers.delete(t);
+    };
+  }
+
+  every(ms: number, fn: () => void): void {
+    this.intervals.add(setInterval(fn, ms));
+  }
+
   clear(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const t of this.intervals) clearInterval(t);
+    this.intervals.clear();
   }
 }
 
-class Activations {
-  private readonly running = new Map<VuHandle, Promise<number>>();
+/** The scenario's activations and VUs, as its executor drives them (executors/executor.ts ScenarioDriver). */
+class Driver implements ScenarioDriver {
+  private readonly running = new Map<DrivenVu, Promise<void>>();
+  /** Every VU handed to the scenario, returned to the pool when it ends. */
+  private readonly held: VuHandle[] = [];
+  private ended = false;
   /** Per activation that ended early: iterations it never started (per-vu-iterations). */
   readonly notStarted: number[] = [];
+  readonly block: Int32Array;
+  readonly droppedTags: Record<string, string>;
 
   constructor(
     private readonly env: ScenarioEnv,
     private readonly progress: ScenarioProgress,
-    private readonly info: ScenarioInfo,
-  ) {}
+    private readonly info: Omit<ScenarioInfo, 'startTime'>,
+    private readonly clock: Clock,
+  ) {
+    this.block = progress.block;
+    this.droppedTags = env.droppedTags(info.name);
+  }
 
-  start(vu: VuHandle, mode: ActivationMode): Promise<number> {
+  get startedAt(): number {
+    return this.progress.startedAt;
+  }
+
+  set startedAt(at: number) {
+    this.progress.startedAt = at;
+  }
+
+  async acquire(count: number, planned = false): Promise<DrivenVu[]> {
+    const vus = await this.env.pool.acquire(count, planned);
+    // VUs that arrive after the scenario ended (arrival-rate growth) go straight back.
+    if (this.ended) {
+      this.env.pool.release(vus);
+      return [];
+    }
+    this.held.push(...vus);
+    return vus;
+  }
+
+  activate(vu: DrivenVu, plan: unknown): Promise<void> {
     Atomics.add(this.env.instance, IN_VUS_ACTIVE, 1);
     this.progress.vus++;
-    const p = vu
-      .activate({ scenario: this.info, block: this.progress.block, mode, setupData: this.env.setupData })
+    const p = (vu as VuHandle)
+      .activate({
+        scenario: { ...this.info, startTime: this.progress.startedAt },
+        block: this.block,
+        plan,
+        setupData: this.env.setupData,
+      })
       .catch(() => 0)
       .then((n) => {
         if (n > 0) this.notStarted.push(n);
         this.running.delete(vu);
         Atomics.sub(this.env.instance, IN_VUS_ACTIVE, 1);
         this.progress.vus--;
-        return n;
       });
     this.running.set(vu, p);
     return p;
   }
 
-  isRunning(vu: VuHandle): boolean {
+  isRunning(vu: DrivenVu): boolean {
     return this.running.has(vu);
   }
 
@@ -119,18 +157,38 @@ class Activations {
     return this.running.size;
   }
 
-  all(): Promise<unknown> {
+  allEnded(): Promise<unknown> {
     return Promise.all([...this.running.values()]);
+  }
+
+  delay(ms: number): Promise<'timeout' | 'aborted'> {
+    return this.clock.delay(ms);
+  }
+
+  at(ms: number, fn: () => void): () => void {
+    return this.clock.at(ms, fn);
+  }
+
+  every(ms: number, fn: () => void): void {
+    this.clock.every(ms, fn);
+  }
+
+  started(): void {
+    this.env.onStarted();
+  }
+
+  warn(message: string): void {
+    this.env.warn(message);
   }
 
   /** Interrupts what still runs; terminates threads that do not come back in time. */
   async interruptAll(): Promise<boolean> {
     if (this.running.size === 0) return false;
     for (const vu of this.running.keys()) vu.interrupt();
-    const stuck = [...this.running.keys()];
+    const stuck = [...this.running.keys()] as VuHandle[];
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
-      this.all().then(() => 'done' as const),
+      this.allEnded().then(() => 'done' as const),
       new Promise<'late'>((r) => {
         timer = setTimeout(() => r('late'), INTERRUPT_GRACE_MS);
       }),
@@ -148,186 +206,72 @@ class Activations {
     }
     return true;
   }
+
+  /** Returns every VU to the pool. */
+  release(): void {
+    this.ended = true;
+    this.env.pool.release(this.held);
+  }
 }
 
-/** Runs the scenario to its end. */
+/** Runs the scenario to its end: start wait, the executor's run, regular end -> gracefulStop -> interruption. */
 export async function runScenario(
   config: ScenarioConfig,
   progress: ScenarioProgress,
   env: ScenarioEnv,
 ): Promise<void> {
   const clock = new Clock(env.aborted);
-  const delay = (ms: number) => clock.delay(ms);
   const startAt = env.testStart + config.startTime;
-  if ((await delay(startAt - nowMs())) === 'aborted') {
+  if ((await clock.delay(startAt - nowMs())) === 'aborted') {
     progress.state = 'interrupted';
     return;
   }
   progress.startedAt = nowMs();
   progress.state = 'running';
-  const info: ScenarioInfo = {
-    name: config.name,
-    executor: config.executor,
-    exec: config.exec,
-    env: config.env,
-    tags: config.tags,
-    startTime: progress.startedAt,
-    duration: regularDuration(config),
-  };
-  const acts = new Activations(env, progress, info);
+  const executor = executorOf(config);
+  const driver = new Driver(
+    env,
+    progress,
+    {
+      name: config.name,
+      executor: config.executor,
+      exec: config.exec,
+      env: config.env,
+      tags: config.tags,
+      duration: executor.regularDuration(config),
+    },
+    clock,
+  );
   const block = progress.block;
   const stop = () => {
     Atomics.store(block, SC_STOP, 1);
     Atomics.notify(block, SC_STOP);
   };
-  let vus: VuHandle[] = [];
-  let growTimer: NodeJS.Timeout | undefined;
-  let rampTimers: NodeJS.Timeout[] = [];
   try {
-    switch (config.executor) {
-      case 'constant-vus':
-      case 'shared-iterations':
-      case 'per-vu-iterations': {
-        vus = await env.pool.acquire(config.vus, true);
-        const mode: ActivationMode =
-          config.executor === 'constant-vus'
-            ? { kind: 'loop' }
-            : config.executor === 'shared-iterations'
-              ? { kind: 'shared', iterations: config.iterations }
-              : { kind: 'per-vu', iterations: config.iterations };
-        for (const vu of vus) acts.start(vu, mode);
-        env.onStarted();
-        const regular = regularDuration(config);
-        await Promise.race([acts.all(), delay(regular)]);
-        break;
-      }
-      case 'ramping-vus': {
-        const max = Math.max(config.startVUs, ...config.stages.map((s) => s.target));
-        vus = await env.pool.acquire(max, true);
-        const leaving = new Map<VuHandle, NodeJS.Timeout>();
-        let target = 0;
-        let ended = false;
-        // Moves the active VU count to `count`: extra VUs finish their iteration (gracefulRampDown, then they are
-        // interrupted); missing ones are taken from VUs that are not running. A VU still finishing a ramp-down
-        // cannot be taken back, so every VU that leaves tops the count up again.
-        const setCount = (count: number) => {
-          target = count;
-          if (ended) return;
-          const active = vus.filter((v) => acts.isRunning(v) && !leaving.has(v));
-          for (const vu of active.slice(count)) {
-            vu.stopNew();
-            leaving.set(
-              vu,
-              setTimeout(() => {
-                if (acts.isRunning(vu)) vu.interrupt();
-              }, config.gracefulRampDown),
-            );
-          }
-          let need = count - Math.min(active.length, count);
-          for (const vu of vus) {
-            if (need <= 0) break;
-            if (!acts.isRunning(vu)) {
-              const t = leaving.get(vu);
-              if (t) clearTimeout(t);
-              leaving.delete(vu);
-              acts.start(vu, { kind: 'loop' }).then(() => setCount(target));
-              need--;
-            }
-          }
-        };
-        rampTimers = rampingVusChanges(config.startVUs, config.stages).map((c) =>
-          setTimeout(() => setCount(c.vus), Math.max(0, progress.startedAt + c.at - nowMs())),
-        );
-        setTimeout(() => env.onStarted(), 1);
-        await delay(regularDuration(config));
-        ended = true;
-        for (const t of rampTimers) clearTimeout(t);
-        for (const t of leaving.values()) clearTimeout(t);
-        break;
-      }
-      case 'constant-arrival-rate':
-      case 'ramping-arrival-rate': {
-        vus = await env.pool.acquire(config.preAllocatedVUs, true);
-        Atomics.store(block, SC_VUS, vus.length);
-        const start = nowMs();
-        progress.startedAt = start;
-        info.startTime = start;
-        const droppedTags = env.droppedTags(config.name);
-        const mode = (freeSince: number): ActivationMode => ({
-          kind: 'arrival',
-          schedule: config,
-          start,
-          freeSince,
-          maxVUs: config.maxVUs,
-          droppedTags,
-        });
-        // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later.
-        for (const vu of vus) acts.start(vu, mode(start));
-        env.onStarted();
-        // VUs ask for more VUs (up to maxVUs) by raising PENDING when they drop a start; initialise them here.
-        let inFlight = 0;
-        let maxWarned = false;
-        growTimer = setInterval(() => {
-          const pending = Atomics.load(block, SC_PENDING);
-          for (; inFlight < pending; inFlight++) {
-            env.pool
-              .acquire(1)
-              .then(([vu]) => {
-                if (Atomics.load(block, SC_STOP) !== 0) return env.pool.release([vu]);
-                vus.push(vu);
-                Atomics.add(block, SC_VUS, 1);
-                acts.start(vu, mode(nowMs()));
-              })
-              .catch((e: Error) => env.warn(`could not initialize an extra VU: ${e.message}`))
-              .finally(() => {
-                inFlight--;
-                Atomics.sub(block, SC_PENDING, 1);
-              });
-          }
-          if (
-            !maxWarned &&
-            Atomics.load(block, SC_DROPPED) > 0 &&
-            Atomics.load(block, SC_VUS) >= config.maxVUs
-          ) {
-            maxWarned = true;
-            env.warn(`Insufficient VUs, reached ${config.maxVUs} active VUs and cannot initialize more`);
-          }
-        }, 50);
-        await delay(regularDuration(config));
-        break;
-      }
-    }
-    // Regular end: no new iterations; in-flight ones get gracefulStop (nothing on abort).
+    await executor.run(config, driver);
+    // Regular end: no new iterations; in-flight ones get gracefulStop (nothing on abort). The executor's timers
+    // end here, the gracefulStop wait gets its own.
     stop();
-    if (!env.isAborted() && acts.size > 0) {
+    clock.clear();
+    if (!env.isAborted() && driver.size > 0) {
       progress.state = 'stopping';
-      await Promise.race([acts.all(), delay(config.gracefulStop)]);
+      await Promise.race([driver.allEnded(), clock.delay(config.gracefulStop)]);
     }
-    const interrupted = await acts.interruptAll();
-    await acts.all();
+    const interrupted = await driver.interruptAll();
+    await driver.allEnded();
     progress.state = interrupted || env.isAborted() ? 'interrupted' : 'done';
-    if (config.executor === 'shared-iterations') {
-      const started = Math.min(Atomics.load(block, SC_NEXT_ITER), config.iterations);
-      if (started < config.iterations) {
-        progress.state = 'interrupted';
-        env.emitDropped(config.name, [config.iterations - started], nowMs());
-      }
-    }
-    if (config.executor === 'per-vu-iterations' && acts.notStarted.length > 0) {
+    const unstarted = executor.unstarted?.(config, block, driver.notStarted) ?? [];
+    if (unstarted.length > 0) {
       progress.state = 'interrupted';
-      env.emitDropped(config.name, acts.notStarted, nowMs());
+      env.emitDropped(config.name, unstarted, nowMs());
     }
   } finally {
     stop();
     clock.clear();
-    for (const t of rampTimers) clearTimeout(t);
-    if (growTimer) clearInterval(growTimer);
-    env.pool.release(vus);
+    driver.release();
   }
 }
 
 export function newProgress(config: ScenarioConfig): ScenarioProgress {
   return { config, state: 'waiting', startedAt: 0, block: newInt32Block(SCENARIO_WORDS), vus: 0 };
 }
-
-export { isArrivalRate, SC_BUSY, SC_COMPLETED, SC_INTERRUPTED };

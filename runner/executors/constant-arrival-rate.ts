@@ -1,6 +1,8 @@
 // constant-arrival-rate: iterations start at a fixed rate (open model); a due start with no idle VU is dropped.
 import { formatGoDuration } from '../options/durations';
+import { type ArrivalPlan, arrivalVu, runArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import type { Executor } from './executor';
 
 export interface ConstantArrivalRateConfig extends BaseScenarioConfig {
   executor: 'constant-arrival-rate';
@@ -44,7 +46,15 @@ export function maxVusFact(pre: number, max: number): string {
   return pre === max ? `maxVUs: ${max}` : `maxVUs: ${pre}-${max}`;
 }
 
-export function describeConstantArrivalRate(c: ConstantArrivalRateConfig): string {
-  const perSecond = (c.rate * 1000) / c.timeUnit;
-  return `${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(c.duration)}${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
-}
+export const constantArrivalRate: Executor<ConstantArrivalRateConfig, ArrivalPlan> = {
+  parse: parseConstantArrivalRate,
+  describe: (c) => {
+    const perSecond = (c.rate * 1000) / c.timeUnit;
+    return `${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(c.duration)}${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
+  },
+  plannedVUs: (c) => c.preAllocatedVUs,
+  maxVUs: (c) => c.maxVUs,
+  regularDuration: (c) => c.duration,
+  run: (c, s) => runArrival(c, c.duration, s),
+  vu: arrivalVu,
+};

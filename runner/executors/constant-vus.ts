@@ -1,6 +1,8 @@
 // constant-vus: a fixed number of VUs loop back-to-back for a duration.
+import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import { type Executor, runFixedVus, type VuLoop } from './executor';
 
 export interface ConstantVusConfig extends BaseScenarioConfig {
   executor: 'constant-vus';
@@ -18,6 +20,21 @@ export function parseConstantVus(name: string, r: FieldReader): ConstantVusConfi
   return { ...base, executor: 'constant-vus', vus, duration };
 }
 
-export function describeConstantVus(c: ConstantVusConfig): string {
-  return `${c.vus} looping VUs for ${formatGoDuration(c.duration)}${describeFacts(c, [])}`;
+/** The VU side of the looping executors (constant-vus, ramping-vus): iterate until stopped or told to leave. */
+export async function loopUntilStopped(loop: VuLoop): Promise<number> {
+  while (!loop.stopped()) {
+    const r = loop.iterate(Atomics.add(loop.block, SC_NEXT_ITER, 1));
+    if (r instanceof Promise) await r;
+  }
+  return 0;
 }
+
+export const constantVus: Executor<ConstantVusConfig, null> = {
+  parse: parseConstantVus,
+  describe: (c) => `${c.vus} looping VUs for ${formatGoDuration(c.duration)}${describeFacts(c, [])}`,
+  plannedVUs: (c) => c.vus,
+  maxVUs: (c) => c.vus,
+  regularDuration: (c) => c.duration,
+  run: (c, s) => runFixedVus(s, c.vus, null, c.duration),
+  vu: (_plan, loop) => loopUntilStopped(loop),
+};

@@ -1,66 +1,45 @@
-// Executor name -> parser, description and VU/duration needs: the only list of executors.
-import { FieldReader } from './base';
-import {
-  type ConstantArrivalRateConfig,
-  describeConstantArrivalRate,
-  parseConstantArrivalRate,
-} from './constant-arrival-rate';
-import { type ConstantVusConfig, describeConstantVus, parseConstantVus } from './constant-vus';
-import {
-  describePerVuIterations,
-  type PerVuIterationsConfig,
-  parsePerVuIterations,
-} from './per-vu-iterations';
-import {
-  describeRampingArrivalRate,
-  parseRampingArrivalRate,
-  type RampingArrivalRateConfig,
-} from './ramping-arrival-rate';
-import {
-  describeRampingVus,
-  parseRampingVus,
-  type RampingVusConfig,
-  rampingVusMax,
-  stagesTotal,
-} from './ramping-vus';
-import {
-  describeSharedIterations,
-  parseSharedIterations,
-  type SharedIterationsConfig,
-} from './shared-iterations';
+// The table of executors: name -> its Executor (./executor.ts). The only list of executors; everything else (config
+// types, parsing, descriptions, VU needs, how a scenario runs on the main thread and in its VUs) comes from it.
+import { type BaseScenarioConfig, FieldReader } from './base';
+import { constantArrivalRate } from './constant-arrival-rate';
+import { constantVus } from './constant-vus';
+import type { Executor } from './executor';
+import { perVuIterations } from './per-vu-iterations';
+import { rampingArrivalRate } from './ramping-arrival-rate';
+import { rampingVus } from './ramping-vus';
+import { sharedIterations } from './shared-iterations';
 
-export type ScenarioConfig =
-  | SharedIterationsConfig
-  | PerVuIterationsConfig
-  | ConstantVusConfig
-  | RampingVusConfig
-  | ConstantArrivalRateConfig
-  | RampingArrivalRateConfig;
+const EXECUTORS = {
+  'shared-iterations': sharedIterations,
+  'per-vu-iterations': perVuIterations,
+  'constant-vus': constantVus,
+  'ramping-vus': rampingVus,
+  'constant-arrival-rate': constantArrivalRate,
+  'ramping-arrival-rate': rampingArrivalRate,
+} satisfies { [K in string]: Executor<BaseScenarioConfig & { executor: K }, never> };
 
-interface ExecutorEntry {
-  parse(name: string, r: FieldReader): ScenarioConfig;
-  describe(c: ScenarioConfig): string;
-}
+type Table = typeof EXECUTORS;
+export type ExecutorName = keyof Table;
 
-// biome-ignore lint/suspicious/noExplicitAny: each entry's describe receives its own config type; the table erases it.
-type AnyDescribe = (c: any) => string;
-
-const EXECUTORS: Record<ScenarioConfig['executor'], ExecutorEntry> = {
-  'shared-iterations': { parse: parseSharedIterations, describe: describeSharedIterations as AnyDescribe },
-  'per-vu-iterations': { parse: parsePerVuIterations, describe: describePerVuIterations as AnyDescribe },
-  'constant-vus': { parse: parseConstantVus, describe: describeConstantVus as AnyDescribe },
-  'ramping-vus': { parse: parseRampingVus, describe: describeRampingVus as AnyDescribe },
-  'constant-arrival-rate': {
-    parse: parseConstantArrivalRate,
-    describe: describeConstantArrivalRate as AnyDescribe,
-  },
-  'ramping-arrival-rate': {
-    parse: parseRampingArrivalRate,
-    describe: describeRampingArrivalRate as AnyDescribe,
-  },
-};
+/** A parsed scenario of any executor. */
+export type ScenarioConfig = {
+  [K in ExecutorName]: Table[K] extends Executor<infer C, infer _P> ? C : never;
+}[ExecutorName];
 
 export const EXECUTOR_NAMES = Object.keys(EXECUTORS);
+
+/**
+ * The executor of a config. The table pairs each name with its own config type; indexing it by a union loses that
+ * pairing, so the result is typed for the config it is asked about.
+ */
+export function executorOf<C extends ScenarioConfig>(c: C): Executor<C, unknown> {
+  return EXECUTORS[c.executor] as unknown as Executor<C, unknown>;
+}
+
+/** The executor a VU's activation names (the VU thread only knows the name). */
+export function executorNamed(name: string): Executor<ScenarioConfig, unknown> | undefined {
+  return (EXECUTORS as Record<string, Executor<ScenarioConfig, unknown>>)[name];
+}
 
 const SCENARIO_NAME = /^[0-9a-zA-Z_-]+$/;
 
@@ -79,7 +58,7 @@ export function parseScenario(name: string, raw: unknown, problems: string[]): S
     problems.push(`scenario "${name}": executor is required (one of ${EXECUTOR_NAMES.join(', ')})`);
     return undefined;
   }
-  const entry = EXECUTORS[executor as ScenarioConfig['executor']];
+  const entry = executorNamed(executor);
   if (!entry) {
     problems.push(
       `scenario "${name}": unknown executor type '${executor}' (use one of ${EXECUTOR_NAMES.join(', ')})`,
@@ -93,51 +72,25 @@ export function parseScenario(name: string, raw: unknown, problems: string[]): S
 }
 
 export function describeScenario(c: ScenarioConfig): string {
-  return EXECUTORS[c.executor].describe(c);
+  return executorOf(c).describe(c);
 }
 
 /** VUs initialised before the run for this scenario (arrival-rate: preAllocatedVUs). */
 export function plannedVUs(c: ScenarioConfig): number {
-  switch (c.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-    case 'constant-vus':
-      return c.vus;
-    case 'ramping-vus':
-      return rampingVusMax(c);
-    case 'constant-arrival-rate':
-    case 'ramping-arrival-rate':
-      return c.preAllocatedVUs;
-  }
+  return executorOf(c).plannedVUs(c);
 }
 
 /** Most VUs the scenario may ever use (arrival-rate: maxVUs). */
 export function maxVUsOf(c: ScenarioConfig): number {
-  return c.executor === 'constant-arrival-rate' || c.executor === 'ramping-arrival-rate'
-    ? c.maxVUs
-    : plannedVUs(c);
+  return executorOf(c).maxVUs(c);
 }
 
 /** ms from scenario start to its regular end (no new iterations after it). */
 export function regularDuration(c: ScenarioConfig): number {
-  switch (c.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-      return c.maxDuration;
-    case 'constant-vus':
-    case 'constant-arrival-rate':
-      return c.duration;
-    case 'ramping-vus':
-    case 'ramping-arrival-rate':
-      return stagesTotal(c.stages);
-  }
+  return executorOf(c).regularDuration(c);
 }
 
 /** ms from test start to the scenario's hard end (regular end + gracefulStop). */
 export function hardEnd(c: ScenarioConfig): number {
   return c.startTime + regularDuration(c) + c.gracefulStop;
-}
-
-export function isArrivalRate(c: ScenarioConfig): c is ConstantArrivalRateConfig | RampingArrivalRateConfig {
-  return c.executor === 'constant-arrival-rate' || c.executor === 'ramping-arrival-rate';
 }

@@ -1,6 +1,8 @@
 // per-vu-iterations: every VU runs its own fixed number of iterations.
+import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import { type Executor, runFixedVus } from './executor';
 
 export interface PerVuIterationsConfig extends BaseScenarioConfig {
   executor: 'per-vu-iterations';
@@ -21,6 +23,22 @@ export function parsePerVuIterations(name: string, r: FieldReader): PerVuIterati
   return { ...base, executor: 'per-vu-iterations', vus, iterations, maxDuration };
 }
 
-export function describePerVuIterations(c: PerVuIterationsConfig): string {
-  return `${c.iterations} iterations for each of ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`;
-}
+export const perVuIterations: Executor<PerVuIterationsConfig, { iterations: number }> = {
+  parse: parsePerVuIterations,
+  describe: (c) =>
+    `${c.iterations} iterations for each of ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`,
+  plannedVUs: (c) => c.vus,
+  maxVUs: (c) => c.vus,
+  regularDuration: (c) => c.maxDuration,
+  run: (c, s) => runFixedVus(s, c.vus, { iterations: c.iterations }, c.maxDuration),
+  // Each VU that ended early reported the iterations it never started: one dropped_iterations sample each.
+  unstarted: (_c, _block, notStarted) => notStarted,
+  async vu(plan, loop) {
+    for (let i = 0; i < plan.iterations; i++) {
+      if (loop.stopped()) return plan.iterations - i;
+      const r = loop.iterate(Atomics.add(loop.block, SC_NEXT_ITER, 1));
+      if (r instanceof Promise) await r;
+    }
+    return 0;
+  },
+};

@@ -1,7 +1,9 @@
 // ramping-arrival-rate: the iteration start rate moves linearly through stages (open model).
 import { formatGoDuration } from '../options/durations';
+import { type ArrivalPlan, arrivalVu, runArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { maxVusFact, readArrivalPool } from './constant-arrival-rate';
+import type { Executor } from './executor';
 import { type Stage, stagesTotal } from './ramping-vus';
 
 export interface RampingArrivalRateConfig extends BaseScenarioConfig {
@@ -24,8 +26,16 @@ export function parseRampingArrivalRate(name: string, r: FieldReader): RampingAr
   return { ...base, executor: 'ramping-arrival-rate', startRate, stages, ...pool };
 }
 
-export function describeRampingArrivalRate(c: RampingArrivalRateConfig): string {
-  const maxRate = Math.max(c.startRate, ...c.stages.map((s) => s.target));
-  const perSecond = (maxRate * 1000) / c.timeUnit;
-  return `Up to ${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
-}
+export const rampingArrivalRate: Executor<RampingArrivalRateConfig, ArrivalPlan> = {
+  parse: parseRampingArrivalRate,
+  describe: (c) => {
+    const maxRate = Math.max(c.startRate, ...c.stages.map((s) => s.target));
+    const perSecond = (maxRate * 1000) / c.timeUnit;
+    return `Up to ${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
+  },
+  plannedVUs: (c) => c.preAllocatedVUs,
+  maxVUs: (c) => c.maxVUs,
+  regularDuration: (c) => stagesTotal(c.stages),
+  run: (c, s) => runArrival(c, stagesTotal(c.stages), s),
+  vu: arrivalVu,
+};

@@ -1,6 +1,10 @@
 // ramping-vus: the number of looping VUs follows stages; the step rule lives in ramping-vus-schedule.ts.
+import { nowMs } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import { loopUntilStopped } from './constant-vus';
+import type { DrivenVu, Executor, ScenarioDriver } from './executor';
+import { rampingVusChanges } from './ramping-vus-schedule';
 
 export interface Stage {
   /** ms */
@@ -26,7 +30,7 @@ export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig 
   return { ...base, executor: 'ramping-vus', startVUs, stages, gracefulRampDown };
 }
 
-export function rampingVusMax(c: RampingVusConfig): number {
+export function rampingVusMax(c: Pick<RampingVusConfig, 'startVUs' | 'stages'>): number {
   return Math.max(c.startVUs, ...c.stages.map((s) => s.target));
 }
 
@@ -34,7 +38,57 @@ export function stagesTotal(stages: Stage[]): number {
   return stages.reduce((sum, s) => sum + s.duration, 0);
 }
 
-export function describeRampingVus(c: RampingVusConfig): string {
-  const facts = [`gracefulRampDown: ${formatGoDuration(c.gracefulRampDown)}`];
-  return `Up to ${rampingVusMax(c)} looping VUs for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, facts)}`;
+/** Follows the VU count changes: extra VUs finish their iteration (gracefulRampDown, then interrupted). */
+async function run(c: RampingVusConfig, s: ScenarioDriver): Promise<void> {
+  const vus = await s.acquire(rampingVusMax(c), true);
+  const leaving = new Map<DrivenVu, () => void>();
+  let target = 0;
+  let ended = false;
+  // Moves the active VU count to `count`: missing VUs are taken from those not running. A VU still finishing a
+  // ramp-down cannot be taken back, so every VU that leaves tops the count up again.
+  const setCount = (count: number) => {
+    target = count;
+    if (ended) return;
+    const active = vus.filter((v) => s.isRunning(v) && !leaving.has(v));
+    for (const vu of active.slice(count)) {
+      vu.stopNew();
+      leaving.set(
+        vu,
+        s.at(c.gracefulRampDown, () => {
+          if (s.isRunning(vu)) vu.interrupt();
+        }),
+      );
+    }
+    let need = count - Math.min(active.length, count);
+    for (const vu of vus) {
+      if (need <= 0) break;
+      if (!s.isRunning(vu)) {
+        leaving.get(vu)?.();
+        leaving.delete(vu);
+        s.activate(vu, null).then(() => setCount(target));
+        need--;
+      }
+    }
+  };
+  const ramp = rampingVusChanges(c.startVUs, c.stages).map((change) =>
+    s.at(Math.max(0, s.startedAt + change.at - nowMs()), () => setCount(change.vus)),
+  );
+  s.at(1, () => s.started());
+  await s.delay(stagesTotal(c.stages));
+  ended = true;
+  for (const cancel of ramp) cancel();
+  for (const cancel of leaving.values()) cancel();
 }
+
+export const rampingVus: Executor<RampingVusConfig, null> = {
+  parse: parseRampingVus,
+  describe: (c) => {
+    const facts = [`gracefulRampDown: ${formatGoDuration(c.gracefulRampDown)}`];
+    return `Up to ${rampingVusMax(c)} looping VUs for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, facts)}`;
+  },
+  plannedVUs: rampingVusMax,
+  maxVUs: rampingVusMax,
+  regularDuration: (c) => stagesTotal(c.stages),
+  run,
+  vu: (_plan, loop) => loopUntilStopped(loop),
+};

@@ -1,6 +1,8 @@
 // shared-iterations: a fixed number of iterations pulled from one shared counter by a pool of VUs.
+import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
+import { type Executor, runFixedVus } from './executor';
 
 export interface SharedIterationsConfig extends BaseScenarioConfig {
   executor: 'shared-iterations';
@@ -21,6 +23,25 @@ export function parseSharedIterations(name: string, r: FieldReader): SharedItera
   return { ...base, executor: 'shared-iterations', vus, iterations, maxDuration };
 }
 
-export function describeSharedIterations(c: SharedIterationsConfig): string {
-  return `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`;
-}
+export const sharedIterations: Executor<SharedIterationsConfig, { iterations: number }> = {
+  parse: parseSharedIterations,
+  describe: (c) =>
+    `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`,
+  plannedVUs: (c) => c.vus,
+  maxVUs: (c) => c.vus,
+  regularDuration: (c) => c.maxDuration,
+  run: (c, s) => runFixedVus(s, c.vus, { iterations: c.iterations }, c.maxDuration),
+  unstarted: (c, block) => {
+    const started = Math.min(Atomics.load(block, SC_NEXT_ITER), c.iterations);
+    return started < c.iterations ? [c.iterations - started] : [];
+  },
+  async vu(plan, loop) {
+    while (!loop.stopped()) {
+      const index = Atomics.add(loop.block, SC_NEXT_ITER, 1);
+      if (index >= plan.iterations) break;
+      const r = loop.iterate(index);
+      if (r instanceof Promise) await r;
+    }
+    return 0;
+  },
+};

@@ -70,8 +70,7 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
       duration: 250,
     },
     block,
-    mode: {
-      kind: 'arrival',
+    plan: {
       schedule: { executor: 'constant-arrival-rate', rate: 20, timeUnit: 1000, duration: 250 },
       start,
       freeSince: start,

@@ -1,18 +1,11 @@
-// A VU's work inside one scenario activation: the executor-specific loop that claims iterations through the
-// scenario's shared block (no message per iteration) until the scenario stops or the VU is told to leave.
+// A VU's work inside one scenario activation: what every executor shares (scenario env and tags, setup data, the
+// iteration wrapper, waits that serve a hosted VU's thread) around the executor's own loop (executors/), which
+// claims iterations through the scenario's shared block (no message per iteration).
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  nowMs,
-  SC_BUSY,
-  SC_DROPPED,
-  SC_NEXT_ITER,
-  SC_PENDING,
-  SC_STOP,
-  SC_VUS,
-  SIGNAL_STOP_NEW,
-} from '../control-block';
-import { arrivalOffsetOf } from '../executors/arrival-schedule';
+import { nowMs, SC_BUSY, SC_STOP, SIGNAL_STOP_NEW } from '../control-block';
+import type { VuLoop } from '../executors/executor';
+import { executorNamed } from '../executors/index';
 import { StartScheduler } from './hosted-starts';
 import { runIteration } from './iteration';
 import type { Realm } from './realm';
@@ -58,7 +51,7 @@ function setupDataFor(json: string | undefined): unknown {
 }
 
 export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMessage): Promise<number> {
-  const { block, mode, scenario } = msg;
+  const { block, scenario } = msg;
   rt.scenario = scenario;
   rt.userTags = {};
   rt.userMetadata = {};
@@ -85,65 +78,24 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
     return r;
   };
 
-  let notStarted = 0;
-  switch (mode.kind) {
-    case 'loop':
-      while (!stopped()) {
-        const r = one(Atomics.add(block, SC_NEXT_ITER, 1));
-        if (r instanceof Promise) await r;
-      }
-      break;
-    case 'shared':
-      while (!stopped()) {
-        const index = Atomics.add(block, SC_NEXT_ITER, 1);
-        if (index >= mode.iterations) break;
-        const r = one(index);
-        if (r instanceof Promise) await r;
-      }
-      break;
-    case 'per-vu':
-      for (let i = 0; i < mode.iterations; i++) {
-        if (stopped()) {
-          notStarted = mode.iterations - i;
-          break;
-        }
-        const r = one(Atomics.add(block, SC_NEXT_ITER, 1));
-        if (r instanceof Promise) await r;
-      }
-      break;
-    case 'arrival': {
-      // Open model without a central clock: each free VU claims the next start number, computes its intended
-      // time from the schedule and sleeps until then. A start whose time passed before this VU became free
-      // had no free VU at its due time: it is dropped (k6's rule), never retried.
-      const offsetOf = arrivalOffsetOf(mode.schedule);
-      const lagTags = rt.tags();
-      let freeSince = mode.freeSince;
-      while (Atomics.load(block, SC_STOP) === 0) {
-        const index = Atomics.add(block, SC_NEXT_ITER, 1);
-        const offset = offsetOf(index);
-        if (offset === Number.POSITIVE_INFINITY) break;
-        const due = mode.start + offset;
-        if (due < freeSince) {
-          Atomics.add(block, SC_DROPPED, 1);
-          rt.emit([{ metric: 'dropped_iterations', time: nowMs(), value: 1, tags: mode.droppedTags }]);
-          if (Atomics.load(block, SC_VUS) + Atomics.load(block, SC_PENDING) < mode.maxVUs)
-            Atomics.add(block, SC_PENDING, 1);
-          continue;
-        }
-        const waited = waitUntil(rt, block, due);
-        if (waited) await waited;
-        if (Atomics.load(block, SC_STOP) !== 0) break;
-        const now = nowMs();
-        rt.emit([{ metric: 'bench_iteration_start_lag', time: now, value: now - due, tags: lagTags }]);
-        const r = one(index);
-        if (r instanceof Promise) await r;
-        // Free from the iteration's end, as k6 returns the VU to the pool then: the samples, flushes and thread
-        // wake-ups between that instant and this VU's next claim must not turn a start it could take into a drop.
-        freeSince = rt.lastIterationEnd;
-      }
-      break;
-    }
-  }
+  const executor = executorNamed(scenario.executor);
+  if (!executor) throw new Error(`unknown executor ${scenario.executor}`);
+  let lagTags: Readonly<Record<string, string>> | undefined;
+  const loop: VuLoop = {
+    block,
+    scenarioStopped: () => Atomics.load(block, SC_STOP) !== 0,
+    stopped,
+    iterate: one,
+    waitUntil: (due) => waitUntil(rt, block, due),
+    lastIterationEnd: () => rt.lastIterationEnd,
+    dropped: (tags) => rt.emit([{ metric: 'dropped_iterations', time: nowMs(), value: 1, tags }]),
+    startLag: (due) => {
+      lagTags ??= rt.tags();
+      const now = nowMs();
+      rt.emit([{ metric: 'bench_iteration_start_lag', time: now, value: now - due, tags: lagTags }]);
+    },
+  };
+  const notStarted = await executor.vu(msg.plan, loop);
   rt.encoder.flush();
   return notStarted;
 }

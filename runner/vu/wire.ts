@@ -1,7 +1,6 @@
 // Messages between the main thread and a VU realm (runner/vu.worker.ts). Per-iteration control goes through
 // shared memory (runner/control-block.ts); these messages are per activation or rarer.
 import type { MessagePort } from 'node:worker_threads';
-import type { ArrivalSchedule } from '../executors/arrival-schedule';
 import type { SampleBatch } from '../metrics/sample-batch';
 import type { MetricType, ValueType } from '../metrics/sinks';
 import type { HttpModuleOptions } from '../modules/module-host';
@@ -45,28 +44,13 @@ export interface ScenarioInfo {
   duration: number;
 }
 
-export type ActivationMode =
-  | { kind: 'loop' }
-  | { kind: 'shared'; iterations: number }
-  | { kind: 'per-vu'; iterations: number }
-  | {
-      kind: 'arrival';
-      schedule: ArrivalSchedule;
-      /** Epoch ms the schedule's offset 0 maps to. */
-      start: number;
-      /** Epoch ms from which this VU counts as free (pre-allocated VUs: the schedule start). */
-      freeSince: number;
-      maxVUs: number;
-      /** dropped_iterations tags: run tags + scenario. */
-      droppedTags: Record<string, string>;
-    };
-
 export interface ActivateMessage {
   type: 'activate';
   gen: number;
   scenario: ScenarioInfo;
   block: Int32Array;
-  mode: ActivationMode;
+  /** What the scenario's executor tells each VU (executors/: its Executor's plan type), structured-clone safe. */
+  plan: unknown;
   /** setup() result as JSON, undefined when setup returned nothing. */
   setupData: string | undefined;
 }

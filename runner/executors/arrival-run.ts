@@ -1,0 +1,104 @@
+// How both arrival-rate executors run (open model): the main thread hands pre-allocated VUs one plan and adds VUs
+// (up to maxVUs) when they ask; each free VU claims the next start number, computes its intended time from the
+// schedule (./arrival-schedule.ts) and sleeps until then. There is no central clock and no message per start.
+import { nowMs, SC_DROPPED, SC_NEXT_ITER, SC_PENDING, SC_STOP, SC_VUS } from '../control-block';
+import { type ArrivalSchedule, arrivalOffsetOf } from './arrival-schedule';
+import type { ScenarioDriver, VuLoop } from './executor';
+
+export interface ArrivalPlan {
+  schedule: ArrivalSchedule;
+  /** Epoch ms the schedule's offset 0 maps to. */
+  start: number;
+  /** Epoch ms from which this VU counts as free (pre-allocated VUs: the schedule start). */
+  freeSince: number;
+  maxVUs: number;
+  /** dropped_iterations tags: run tags + scenario. */
+  droppedTags: Record<string, string>;
+}
+
+export interface ArrivalPool {
+  preAllocatedVUs: number;
+  maxVUs: number;
+}
+
+/** How often the main thread looks for VUs' requests for more VUs. */
+const GROW_CHECK_MS = 50;
+
+export async function runArrival(
+  c: ArrivalSchedule & ArrivalPool,
+  regular: number,
+  s: ScenarioDriver,
+): Promise<void> {
+  const block = s.block;
+  const vus = await s.acquire(c.preAllocatedVUs, true);
+  Atomics.store(block, SC_VUS, vus.length);
+  const start = nowMs();
+  s.startedAt = start;
+  const plan = (freeSince: number): ArrivalPlan => ({
+    schedule: c,
+    start,
+    freeSince,
+    maxVUs: c.maxVUs,
+    droppedTags: s.droppedTags,
+  });
+  // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later.
+  for (const vu of vus) void s.activate(vu, plan(start));
+  s.started();
+  // VUs ask for more VUs (up to maxVUs) by raising PENDING when they drop a start; initialise them here.
+  let inFlight = 0;
+  let maxWarned = false;
+  s.every(GROW_CHECK_MS, () => {
+    const pending = Atomics.load(block, SC_PENDING);
+    for (; inFlight < pending; inFlight++) {
+      s.acquire(1)
+        .then(([vu]) => {
+          if (!vu || Atomics.load(block, SC_STOP) !== 0) return;
+          Atomics.add(block, SC_VUS, 1);
+          void s.activate(vu, plan(nowMs()));
+        })
+        .catch((e: Error) => s.warn(`could not initialize an extra VU: ${e.message}`))
+        .finally(() => {
+          inFlight--;
+          Atomics.sub(block, SC_PENDING, 1);
+        });
+    }
+    if (!maxWarned && Atomics.load(block, SC_DROPPED) > 0 && Atomics.load(block, SC_VUS) >= c.maxVUs) {
+      maxWarned = true;
+      s.warn(`Insufficient VUs, reached ${c.maxVUs} active VUs and cannot initialize more`);
+    }
+  });
+  await s.delay(regular);
+}
+
+/**
+ * A VU's side: claim a start number, sleep until its time, run it. A start whose time passed before this VU became
+ * free had no free VU at its due time: it is dropped (k6's rule), never retried.
+ */
+export async function arrivalVu(plan: ArrivalPlan, loop: VuLoop): Promise<number> {
+  const block = loop.block;
+  const offsetOf = arrivalOffsetOf(plan.schedule);
+  let freeSince = plan.freeSince;
+  while (!loop.scenarioStopped()) {
+    const index = Atomics.add(block, SC_NEXT_ITER, 1);
+    const offset = offsetOf(index);
+    if (offset === Number.POSITIVE_INFINITY) break;
+    const due = plan.start + offset;
+    if (due < freeSince) {
+      Atomics.add(block, SC_DROPPED, 1);
+      loop.dropped(plan.droppedTags);
+      if (Atomics.load(block, SC_VUS) + Atomics.load(block, SC_PENDING) < plan.maxVUs)
+        Atomics.add(block, SC_PENDING, 1);
+      continue;
+    }
+    const waited = loop.waitUntil(due);
+    if (waited) await waited;
+    if (loop.scenarioStopped()) break;
+    loop.startLag(due);
+    const r = loop.iterate(index);
+    if (r instanceof Promise) await r;
+    // Free from the iteration's end, as k6 returns the VU to the pool then: the samples, flushes and thread
+    // wake-ups between that instant and this VU's next claim must not turn a start it could take into a drop.
+    freeSince = loop.lastIterationEnd();
+  }
+  return 0;
+}
