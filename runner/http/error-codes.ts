@@ -1,5 +1,6 @@
 // Network and protocol failures (Node errno codes, undici error codes, OpenSSL codes) -> k6's error_code numbers and
 // `error` texts (docs/k6-behaviour.md §4.6). One table, grouped by layer, so a newcomer finds every mapping in one place.
+import { goChunkedError, goHeadError } from './malformed-response';
 import type { WireError } from './wire';
 
 /** k6 codes the runner produces itself, outside the table (named so call sites read as k6's docs do). */
@@ -59,28 +60,22 @@ const TABLE: Record<string, Mapping> = {
   // --- TCP read/write (120x, 1220) ---
   ECONNRESET: { code: 1220, message: (f) => `${op(f, 'read')}: connection reset by peer` },
   EPIPE: { code: 1201, message: (f) => `${op(f, 'write')}: broken pipe` },
-  // undici's "other side closed" / "socket closed": the peer hung up mid-exchange (Go reports io.EOF).
+  // undici's "other side closed" / "socket closed" (and a body shorter than its Content-Length): the peer hung up
+  // mid-exchange. Go says "EOF" when not a byte of the response had arrived, else "unexpected EOF" (mapFailure).
   UND_ERR_SOCKET: { code: 1000, message: fixed('unexpected EOF') },
   UND_ERR_CLOSED: { code: 1000, message: fixed('unexpected EOF') },
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: { code: 1000, message: fixed('unexpected EOF') },
   // --- TLS (13xx) ---
   ERR_SSL_WRONG_VERSION_NUMBER: {
     code: 1301,
     message: fixed('tls: first record does not look like a TLS handshake'),
   },
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
-    code: 1310,
-    message: fixed('x509: certificate signed by unknown authority'),
-  },
-  UNABLE_TO_GET_ISSUER_CERT: { code: 1310, message: fixed('x509: certificate signed by unknown authority') },
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: {
-    code: 1310,
-    message: fixed('x509: certificate signed by unknown authority'),
-  },
-  SELF_SIGNED_CERT_IN_CHAIN: { code: 1310, message: fixed('x509: certificate signed by unknown authority') },
-  DEPTH_ZERO_SELF_SIGNED_CERT: {
-    code: 1310,
-    message: fixed('x509: certificate signed by unknown authority'),
-  },
+  // k6's own text for Go's x509.UnknownAuthorityError (not Go's "certificate signed by unknown authority").
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { code: 1310, message: fixed('x509: unknown authority') },
+  UNABLE_TO_GET_ISSUER_CERT: { code: 1310, message: fixed('x509: unknown authority') },
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: { code: 1310, message: fixed('x509: unknown authority') },
+  SELF_SIGNED_CERT_IN_CHAIN: { code: 1310, message: fixed('x509: unknown authority') },
+  DEPTH_ZERO_SELF_SIGNED_CERT: { code: 1310, message: fixed('x509: unknown authority') },
   ERR_TLS_CERT_ALTNAME_INVALID: { code: 1311, message: fixed("x509: certificate doesn't match hostname") },
   CERT_HAS_EXPIRED: { code: 1300, message: fixed('x509: certificate has expired or is not yet valid') },
   // --- HTTP parsing (generic in k6) ---
@@ -96,11 +91,41 @@ export class RequestTimeoutError extends Error {
   readonly code = 'BENCH_REQUEST_TIMEOUT';
 }
 
-/** Maps a failure to k6's `{error_code, error}`; unknown failures are 1000 with their own message. */
-export function mapFailure(failure: FailureLike): WireError {
+/** What the exchange had seen of the response when it failed. */
+export interface ResponseSoFar {
+  /** The first bytes read after the request went out (kept until the head parsed); undefined when none arrived. */
+  head?: Uint8Array;
+  /** The status line and headers parsed (the failure is in the body). */
+  headersDone: boolean;
+}
+
+const PARSER_ERROR_PREFIX = 'Response does not match the HTTP/1.1 protocol';
+
+/**
+ * A response llhttp refused, in Go's words: the head replayed through Go's checks (`malformed HTTP response
+ * "HELLO"`), a chunked body's error, or, where Go would not object to what was seen, "malformed HTTP response" with
+ * llhttp's reason. Always k6's generic 1000, as k6 gives these no code of their own.
+ */
+function parserFailure(failure: FailureLike, seen: ResponseSoFar | undefined): WireError {
+  const reason = /\((.*)\)$/.exec(failure.message ?? '')?.[1] ?? '';
+  if (seen?.headersDone) return { code: K6_ERROR.generic, message: goChunkedError(reason) };
+  const goText = seen?.head ? goHeadError(seen.head) : undefined;
+  return { code: K6_ERROR.generic, message: goText ?? `malformed HTTP response (${reason || 'unparsable'})` };
+}
+
+/**
+ * Maps a failure to k6's `{error_code, error}`; unknown failures are 1000 with their own message. `seen` (what the
+ * exchange had received) lets protocol failures carry Go's exact text.
+ */
+export function mapFailure(failure: FailureLike, seen?: ResponseSoFar): WireError {
   if (failure.code === 'BENCH_REQUEST_TIMEOUT')
     return { code: K6_ERROR.requestTimeout, message: 'request timeout' };
+  // undici's HTTPParserError carries no code (llhttp's number does not map back to a name in undici 7).
+  if (failure.name === 'HTTPParserError' || failure.message?.startsWith(PARSER_ERROR_PREFIX))
+    return parserFailure(failure, seen);
   const code = failure.code ?? '';
+  if ((code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') && seen && !seen.head && !seen.headersDone)
+    return { code: K6_ERROR.generic, message: 'EOF' };
   const mapping = TABLE[code];
   if (mapping) return { code: mapping.code, message: mapping.message(failure) };
   if (code.startsWith('HPE_')) return { code: 1000, message: 'malformed HTTP response' };

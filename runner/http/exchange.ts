@@ -5,7 +5,14 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { mapFailure, RequestTimeoutError } from './error-codes';
-import { expectSocketFor, type SocketListener, socketFacts, takeSocketBytes } from './socket-timings';
+import {
+  expectSocketFor,
+  responseHead,
+  type SocketListener,
+  socketFacts,
+  takeSocketBytes,
+  watchResponseHead,
+} from './socket-timings';
 import type { ReplyMessage, RequestMessage } from './wire';
 
 const EPOCH_OFFSET = performance.timeOrigin;
@@ -31,15 +38,35 @@ export class Exchange implements LegacyHandler, SocketListener {
   private bodyBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private finished = false;
+  private headersDone = false;
+
+  /** performance.now() at which the script's timeout runs out (Infinity: none). */
+  private readonly deadline: number;
 
   constructor(
     readonly request: RequestMessage,
     private readonly done: (reply: ReplyMessage) => void,
   ) {
-    if (request.timeoutMs > 0 && Number.isFinite(request.timeoutMs)) {
-      this.timer = setTimeout(() => this.fail(new RequestTimeoutError('request timeout')), request.timeoutMs);
-    }
+    const { timeoutMs } = request;
+    this.deadline = timeoutMs > 0 && Number.isFinite(timeoutMs) ? this.startedAt + timeoutMs : Infinity;
+    if (this.deadline !== Infinity) this.timer = setTimeout(this.onTimer, timeoutMs);
   }
+
+  /**
+   * The timeout as the script set it. libuv measures timers from its cached loop time, so one can fire before the
+   * deadline by real time: it is armed again for the rest. One that fires late (this thread was busy: a large body,
+   * GC, or a hosted VU's own script) first lets the socket reads already waiting run (the poll phase comes before
+   * setImmediate), so a reply that arrived in time is not cut; a request that does time out ends at its deadline.
+   */
+  private readonly onTimer = (): void => {
+    const early = this.deadline - performance.now();
+    if (early > 0) {
+      this.timer = setTimeout(this.onTimer, Math.ceil(early));
+      return;
+    }
+    this.timer = undefined;
+    setImmediate(() => this.fail(new RequestTimeoutError('request timeout')));
+  };
 
   /** Stops the exchange without a reply (the VU no longer waits for it). */
   cancel(): void {
@@ -60,6 +87,8 @@ export class Exchange implements LegacyHandler, SocketListener {
 
   onSocket(socket: Socket): void {
     this.socket = socket;
+    // HTTP/2 streams share the socket; its frames are not a response head (and h2 errors are not parser errors).
+    if ((socket as TLSSocket).alpnProtocol !== 'h2') watchResponseHead(socket);
     const facts = socketFacts(socket);
     if (facts && !facts.claimed) {
       facts.claimed = true;
@@ -88,6 +117,10 @@ export class Exchange implements LegacyHandler, SocketListener {
   onHeaders(statusCode: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
     // 1xx interim responses (100-continue) reach here too; the final response overwrites them.
     this.status = statusCode;
+    if (!this.headersDone) {
+      this.headersDone = true;
+      if (this.socket) responseHead(this.socket, true);
+    }
     // HTTP/2 has no reason phrase; Go (and so k6) shows the standard text.
     this.statusText = statusText || STATUS_CODES[statusCode] || '';
     const headers = new Array<string>(rawHeaders.length);
@@ -131,9 +164,10 @@ export class Exchange implements LegacyHandler, SocketListener {
     if (this.timer) clearTimeout(this.timer);
     if (this.finished) return;
     this.finished = true;
-    const end = performance.now();
-    const connected = this.connectedAt || end;
-    const firstByte = this.firstByteAt || end;
+    // A timed-out exchange ends at its deadline even when this thread noticed later (see onTimer).
+    const end = err instanceof RequestTimeoutError ? this.deadline : performance.now();
+    const connected = Math.min(this.connectedAt || end, end);
+    const firstByte = Math.min(this.firstByteAt || end, end);
     // Not fully written when the response started (or the exchange failed): sending ends there.
     const sent = this.connectedAt ? Math.min(this.sentAt || firstByte, firstByte) : connected;
     const socket = this.socket;
@@ -165,7 +199,9 @@ export class Exchange implements LegacyHandler, SocketListener {
       tlsCipherSuite: cipher?.standardName ?? '',
       sentBytes: bytes.sentBytes,
       receivedBytes: bytes.receivedBytes,
-      error: err ? mapFailure(err) : null,
+      error: err
+        ? mapFailure(err, { head: responseHead(socket, true), headersDone: this.headersDone })
+        : null,
       requestBody: null,
     });
   }

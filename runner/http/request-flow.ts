@@ -154,8 +154,13 @@ export class RequestFlow {
       headers: flat,
       body: this.body,
       sharedBody: this.sharedBody,
-      // Whole milliseconds: Node keeps one timer list per distinct duration, so 60000 is shared by every request.
-      timeoutMs: Math.max(1, Math.ceil(this.deadline - performance.now())),
+      // The first hop gets the script's timeout whole: the I/O side measures it from the moment it starts the
+      // exchange, the same instant http_req_blocked starts, so a timed-out request reports blocked + duration equal to
+      // its timeout. Later hops get what is left. Whole milliseconds: Node keeps one timer list per distinct duration.
+      timeoutMs: Math.max(
+        1,
+        Math.ceil(this.hops === 0 ? this.params.timeoutMs : this.deadline - performance.now()),
+      ),
       discardBody: this.params.responseType === 'none',
     };
     const debug = this.ctx.host.httpOptions.httpDebug;

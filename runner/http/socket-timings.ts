@@ -17,6 +17,9 @@ export interface SocketFacts {
   /** Socket byte counters already attributed to finished exchanges. */
   countedWritten: number;
   countedRead: number;
+  /** The first chunk read since the current request was written (see watchResponseHead). */
+  head: Buffer | undefined;
+  awaitingHead: boolean;
 }
 
 const facts = new WeakMap<Socket, SocketFacts>();
@@ -43,6 +46,8 @@ export function timedConnector(options: buildConnector.BuildOptions): buildConne
       claimed: false,
       countedWritten: 0,
       countedRead: 0,
+      head: undefined,
+      awaitingHead: false,
     };
     // undici's connector returns the socket it creates, although its type says void.
     const socket = base(opts, (err, sock) => {
@@ -64,9 +69,47 @@ export function timedConnector(options: buildConnector.BuildOptions): buildConne
     socket.once('connect', () => {
       record.tcpEnd = performance.now();
     });
+    keepResponseHeads(socket, record);
     facts.set(socket, record);
     return socket;
   };
+}
+
+/**
+ * undici's HTTP/1.1 parser pulls the socket with read() (paused mode, so a 'data' listener would break it): wrapping
+ * read lets the exchange keep the first chunk of its response, the bytes Go's error texts quote when a server
+ * answers garbage. One property test per chunk; the chunk is only referenced, never copied.
+ */
+function keepResponseHeads(socket: Socket, record: SocketFacts): void {
+  const read = socket.read;
+  socket.read = function readKeepingHead(this: Socket, size?: number) {
+    const chunk = read.call(this, size) as Buffer | null;
+    if (chunk && record.awaitingHead) {
+      record.awaitingHead = false;
+      record.head = chunk;
+    }
+    return chunk;
+  };
+}
+
+/** From now on, the socket's next chunk is kept as the response head (call when a request has been written). */
+export function watchResponseHead(socket: Socket): void {
+  const record = facts.get(socket);
+  if (!record) return;
+  record.head = undefined;
+  record.awaitingHead = true;
+}
+
+/** The first chunk of the current response (undefined when none arrived yet), released once the head parsed. */
+export function responseHead(socket: Socket | undefined, release = false): Buffer | undefined {
+  const record = socket ? facts.get(socket) : undefined;
+  if (!record) return undefined;
+  const head = record.head;
+  if (release) {
+    record.head = undefined;
+    record.awaitingHead = false;
+  }
+  return head;
 }
 
 /**
