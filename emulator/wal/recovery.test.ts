@@ -2,10 +2,11 @@
 // reported, any other damage is refused naming the record and byte where it starts and leaves the files unchanged,
 // and salvaging cuts there after keeping copies. Bodies are arbitrary bytes: recovery reads framing, never contents.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { FileWal, WalCorruptError } from './file-wal';
 import { encodeHeader, HEADER_BYTES } from './record';
 
@@ -241,5 +242,32 @@ describe('file log recovery (segments and side files)', () => {
     expect(wal.indexedSeq).toBe(0);
     expect(wal.recovery.notes[0]).toMatch(/indexed\.json is unreadable/);
     await wal.close();
+  });
+});
+
+describe('file log appends that fail', () => {
+  it('a failed fsync is cut back off the log, so the next append does not land behind a partial frame', async () => {
+    const dir = freshDir();
+    const wal = await FileWal.open(dir);
+    await wal.append({ kind: 'write', timeMs: 1, body: Buffer.from('kept') });
+    const file = join(dir, 'wal-000000000001.log');
+    const size = statSync(file).size;
+    // FileHandle is not exported: reach its prototype through a handle.
+    const probe = await open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const failing = vi
+      .spyOn(proto, 'datasync')
+      .mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' }));
+    await expect(wal.append({ kind: 'write', timeMs: 2, body: Buffer.from('lost') })).rejects.toThrow(
+      /ENOSPC/,
+    );
+    failing.mockRestore();
+    expect(statSync(file).size).toBe(size);
+    expect(await wal.append({ kind: 'write', timeMs: 3, body: Buffer.from('after') })).toBe(2);
+    await wal.close();
+    const again = await FileWal.open(dir);
+    expect((await bodiesOf(again)).map((h) => Buffer.from(h, 'hex').toString())).toEqual(['kept', 'after']);
+    await again.close();
   });
 });
