@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner clean
+.PHONY: help setup build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -52,6 +52,11 @@ bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN
 
 bench-runner: build ## runner vs autocannon on loopback: latency at a fixed rate, max rate with 0 dropped, start lag under 30 MB bodies
 	npx tsx scripts/bench-runner.ts
+
+# Issue 14's fuzz suite at length: hostile write/query/schema/metadata bodies against a real emulator process. make test
+# runs the same suite with 2,000 cases and a fixed seed; a failure prints its seed and case to rerun with FUZZ_SEED=.
+fuzz: build ## fuzz the emulator with hostile bodies (FUZZ_RUNS=50000 by default, a fresh FUZZ_SEED each run)
+	FUZZ_RUNS=$${FUZZ_RUNS:-50000} FUZZ_SEED=$${FUZZ_SEED:-$$RANDOM} npx vitest run tests/emulator/fuzz.test.ts
 
 clean: ## remove generated bundles
 	rm -rf build dist

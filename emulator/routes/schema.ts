@@ -3,7 +3,7 @@
 import { badRequest } from '../api-error';
 import { parseJsonBody } from '../wire/json-body';
 import { plainAllocator } from '../wire/vectors';
-import { parseWriteRequest } from '../wire/write-request';
+import { readWriteBody } from '../wire/write-request';
 import type { Reply, RouteContext } from './context';
 
 export async function getSchemaRoute(ctx: RouteContext): Promise<Reply> {
@@ -11,14 +11,18 @@ export async function getSchemaRoute(ctx: RouteContext): Promise<Reply> {
 }
 
 export async function updateSchemaRoute(ctx: RouteContext): Promise<Reply> {
-  const schema = parseJsonBody(await ctx.body());
+  const raw = await ctx.body();
+  const schema = parseJsonBody(raw);
   if (!schema || typeof schema !== 'object' || Array.isArray(schema))
     throw badRequest('request body: expected the schema object {attribute: type or {type, ...}}');
-  const body = Buffer.from(JSON.stringify({ schema }));
-  const request = parseWriteRequest(
-    { schema },
-    { vectorColumns: new Set(), vectorDims: () => null, alloc: plainAllocator },
-  );
+  // The logged write wraps the body's own bytes (one JSON object, checked above): nothing is re-serialized, so long
+  // strings, big numbers and deep values reach the write parser (and its 400s) exactly as sent.
+  const body = Buffer.concat([Buffer.from('{"schema":'), raw, Buffer.from('}')]);
+  const request = await readWriteBody(body, {
+    vectorColumns: new Set(),
+    vectorDims: () => null,
+    alloc: plainAllocator,
+  });
   const ns = await ctx.registry.getOrCreate(ctx.params.ns);
   await ns.write(request, body);
   return { body: ns.schema.describeForSchemaRoute() };

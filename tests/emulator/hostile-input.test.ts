@@ -58,6 +58,19 @@ describe('nesting 10,000 deep', () => {
     ).toEqual([{ id: 1, n: 1 }]);
   });
 
+  it('a schema body (POST /v1/namespaces/:ns/schema): 400, not 500', async () => {
+    const deep = nested(10_000, (v) => `[${v}]`, '1');
+    expect400(
+      await e.post(`/v1/namespaces/hostile-schema/schema`, `{"n":{"type":"int","filterable":${deep}}}`),
+      'schema: nested deeper than 128 levels of arrays and objects',
+    );
+    // The body may not smuggle write fields past the schema object.
+    expect400(
+      await e.post(`/v1/namespaces/hostile-schema/schema`, '{"n":"int"}, "upsert_rows":[{"id":1}]'),
+      /^request body is not valid JSON/,
+    );
+  });
+
   it('an attribute value and a vector: 400 naming the row and attribute', async () => {
     const deep = nested(10_000, (v) => `[${v}]`, '1');
     expect400(

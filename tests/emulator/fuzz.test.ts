@@ -1,0 +1,204 @@
+// Property-based fuzzing of a real emulator process (dist/bench.js emulator) with hostile write, query, schema and
+// metadata bodies (fuzz/bodies.ts). Every answer: below 500, JSON, and for errors turbopuffer's envelope whose 400
+// message names the field; the process's peak RSS stays bounded; a normal query still answers exactly afterwards.
+//
+//   make test: 2,000 cases, fixed seed (about a minute)      make fuzz: 50,000 cases (FUZZ_RUNS), a fresh seed each run
+//   FUZZ_SEED=<n> FUZZ_RUNS=<n> npx vitest run tests/emulator/fuzz.test.ts   reproduces a reported run
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type FuzzCase, fuzzCase, NAMESPACES } from './fuzz/bodies';
+
+const BENCH = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const SEED = Number(process.env.FUZZ_SEED ?? 14);
+/** The emulator's peak resident memory may not pass this (it idles near 100 MB; bodies here are at most ~1 MB). */
+const RSS_LIMIT_MB = Number(process.env.FUZZ_RSS_LIMIT_MB ?? 1024);
+const CANARY_EVERY = 250;
+
+let proc: ChildProcess;
+let url = '';
+let stderr = '';
+
+beforeAll(async () => {
+  proc = spawn(process.execPath, [BENCH, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  proc.stdout?.on('data', (d) => {
+    stdout += String(d);
+  });
+  proc.stderr?.on('data', (d) => {
+    // Keep the tail only: a long run must not grow the test's own memory.
+    stderr = (stderr + String(d)).slice(-20_000);
+  });
+  const deadline = Date.now() + 20_000;
+  while (!stdout.includes('\n')) {
+    if (proc.exitCode !== null) throw new Error(`emulator exited ${proc.exitCode}: ${stderr}`);
+    if (Date.now() > deadline) throw new Error(`emulator printed no URL within 20 s: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  url = stdout.trim();
+});
+
+afterAll(() => {
+  if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+});
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+async function send(
+  method: string,
+  path: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+) {
+  const response = await fetch(url + path, {
+    method,
+    headers,
+    body: method === 'GET' || method === 'DELETE' ? undefined : body,
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: response.status, text: await response.text() } satisfies Answer;
+}
+
+/** Message prefixes that name where the problem is: an API field, an attribute, a filter key, the body itself. */
+const FIELD_NAMES = [
+  // write
+  'upsert_rows',
+  'upsert_columns',
+  'patch_rows',
+  'patch_columns',
+  'deletes',
+  'delete_by_filter',
+  'patch_by_filter',
+  'upsert_condition',
+  'patch_condition',
+  'delete_condition',
+  'distance_metric',
+  'schema',
+  'disable_backpressure',
+  'return_affected_ids',
+  'copy_from_namespace',
+  'branch_from_namespace',
+  'encryption',
+  'sharding',
+  'create_namespace',
+  // query
+  'rank_by',
+  'top_k',
+  'limit',
+  'offset',
+  'filters',
+  'include_attributes',
+  'exclude_attributes',
+  'aggregate_by',
+  'group_by',
+  'consistency',
+  'vector_encoding',
+  'queries',
+  'rerank_by',
+  'pinning',
+  // anywhere
+  'request body',
+  'filter error in key `',
+  'type mismatch for attribute ',
+  'attribute ',
+  'unknown_field',
+];
+
+function namesField(message: string): boolean {
+  return FIELD_NAMES.some((name) => message.startsWith(name));
+}
+
+/** Why an answer breaks the contract, or null when it keeps it. */
+function violation(c: FuzzCase, answer: Answer): string | null {
+  if (answer.status >= 500) return `status ${answer.status}`;
+  let body: unknown;
+  try {
+    body = answer.text === '' ? null : JSON.parse(answer.text);
+  } catch {
+    return `status ${answer.status} with a body that is not JSON`;
+  }
+  if (answer.status < 400) return null;
+  const envelope = body as { status?: unknown; error?: unknown } | null;
+  if (envelope?.status !== 'error' || typeof envelope.error !== 'string' || envelope.error === '')
+    return `status ${answer.status} without the error envelope`;
+  // 404 (no such namespace) and 429 (backpressure) are about state, not about a field of this body.
+  if (answer.status === 400 && c.kind !== 'garbage' && c.kind !== 'gzip' && !namesField(envelope.error))
+    return `400 whose message names no field: ${envelope.error}`;
+  return null;
+}
+
+function rssKb(field: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+}
+
+/** A normal write and query on a namespace no fuzz case touches: the emulator still answers, exactly. */
+async function canary(): Promise<void> {
+  const query = await send(
+    'POST',
+    '/v2/namespaces/fz-canary/query',
+    JSON.stringify({ rank_by: ['vector', 'ANN', [1, 0.1]], top_k: 2, include_attributes: ['n'] }),
+    { 'content-type': 'application/json' },
+  );
+  expect(query.status, query.text).toBe(200);
+  expect(JSON.parse(query.text).rows.map((r: { id: number; n: number }) => [r.id, r.n])).toEqual([
+    [1, 1],
+    [2, 2],
+  ]);
+}
+
+it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, memory bounded`, {
+  timeout: 120_000 + RUNS * 200,
+}, async () => {
+  const started = performance.now();
+  const write = await send(
+    'POST',
+    '/v2/namespaces/fz-canary',
+    JSON.stringify({
+      upsert_rows: [
+        { id: 1, vector: [1, 0], n: 1 },
+        { id: 2, vector: [0, 1], n: 2 },
+      ],
+      distance_metric: 'cosine_distance',
+    }),
+    { 'content-type': 'application/json' },
+  );
+  expect(write.status, write.text).toBe(200);
+
+  const counts = new Map<string, number>();
+  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  let cases = 0;
+  await fc.assert(
+    fc.asyncProperty(fuzzCase, async (c) => {
+      const answer = await send(c.method, c.path, c.body, c.headers);
+      cases++;
+      count(`${c.kind} ${answer.status}`);
+      const problem = violation(c, answer);
+      if (problem) throw new Error(`${problem}\n${c.method} ${c.path}\n${String(c.body).slice(0, 2000)}`);
+      if (cases % CANARY_EVERY === 0) await canary();
+    }),
+    { numRuns: RUNS, seed: SEED, endOnFailure: true },
+  );
+  await canary();
+  // Every namespace the cases wrote still answers a plain query (or is absent).
+  for (const ns of NAMESPACES) {
+    const reply = await send('POST', `/v2/namespaces/${ns}/query`, '{"rank_by":["id","asc"],"top_k":5}', {
+      'content-type': 'application/json',
+    });
+    expect([200, 404], reply.text).toContain(reply.status);
+  }
+  const peakMb = rssKb('VmHWM') / 1024;
+  const seconds = (performance.now() - started) / 1000;
+  const byKind = [...counts].sort().map(([k, n]) => `${k}: ${n}`);
+  process.stdout.write(
+    `fuzz: ${cases} cases, seed ${SEED}, ${seconds.toFixed(1)} s, emulator peak RSS ${peakMb.toFixed(0)} MB (now ${(rssKb('VmRSS') / 1024).toFixed(0)} MB)\n  ${byKind.join('\n  ')}\n`,
+  );
+  expect(peakMb).toBeLessThan(RSS_LIMIT_MB);
+  expect(proc.exitCode).toBeNull();
+});
