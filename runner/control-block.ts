@@ -8,6 +8,7 @@
 //   [2] STOP_NEW   1: finish the current       [2] DROPPED     arrival starts no VU was free for
 //                  iteration, then leave       [5] COMPLETED   [6] INTERRUPTED   [7] BUSY (VUs inside an iteration)
 //                                              [8] VUS (VUs in the scenario)     [9] PENDING (VUs asked for)
+//                                              [10] STARTED (arrival-rate iterations started: their numbers)
 //
 //   instance block (Int32Array): [0] COMPLETED [1] INTERRUPTED [2] VUS_ACTIVE [3] VUS_INITIALIZED
 import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from './modules/module-host';
@@ -24,6 +25,7 @@ export const SC_INTERRUPTED = 6;
 export const SC_BUSY = 7;
 export const SC_VUS = 8;
 export const SC_PENDING = 9;
+export const SC_STARTED = 10;
 export const SCENARIO_WORDS = 12;
 
 export const IN_COMPLETED = 0;

@@ -118,7 +118,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
       `        script: ${input.scriptPath}`,
       `        output: ${outputs.length > 0 ? outputs.map((o) => o.description).join(', ') : '-'}`,
       '',
-      `     ${planHeader(plan.scenarios, plan.plan)}`,
+      `     ${planHeader(plan.scenarios, plan.plan, plan.tuple.share)}`,
       ...plan.scenarios.map((s) => `              * ${s.name}: ${describeScenario(s)}`),
       '',
     ];
@@ -179,6 +179,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     instance: plan.instance,
     testStart: runStart,
     sharedArrays: plan.init.sharedArrays,
+    vuIds: plan.tuple.whole ? undefined : plan.tuple.stripe(),
   };
   const vuThreads = input.vuThreads ?? 0;
   const hostedScriptPath = plan.script.hostedScriptPath;

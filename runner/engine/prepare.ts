@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
 import { BenchError } from '../errors';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
-import { parseScenario, type ScenarioConfig } from '../executors/index';
+import { executorOf, parseScenario, type ScenarioConfig } from '../executors/index';
+import { ExecutionTuple, parseSegment, parseSequence, segmentText } from '../executors/segments';
 import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
 import { defaultHttpOptions } from '../http/default-options';
 import { Aggregator } from '../metrics/aggregator';
@@ -49,6 +50,8 @@ export interface RunPlan {
   testOptions: Options;
   scenarios: ScenarioConfig[];
   plan: ExecutionPlan;
+  /** This instance's execution segment within its sequence (the whole test without segments). */
+  tuple: ExecutionTuple;
   registry: MetricRegistry;
   thresholds: Threshold[];
   env: Record<string, string>;
@@ -69,8 +72,6 @@ const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 /** Options k6 knows that this runner accepts but does not implement: setting one logs a warning, never silently. */
 const IGNORED_OPTIONS = [
   'paused',
-  'executionSegment',
-  'executionSegmentSequence',
   'rps',
   'dns',
   'blacklistIPs',
@@ -124,6 +125,28 @@ function stringList(
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
   problems.push(`${key} must be a list of strings`);
   return [...fallback];
+}
+
+/** The executionSegment / executionSegmentSequence options as this instance's place in the split. */
+function executionTuple(options: Options, problems: string[]): ExecutionTuple {
+  const text = (key: string): string | undefined => {
+    const v = options[key];
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v === 'string') return v;
+    problems.push(`${key} must be a string such as '1/3:2/3' (segment) or '0,1/3,2/3,1' (sequence)`);
+    return undefined;
+  };
+  try {
+    const segment = text('executionSegment');
+    const sequence = text('executionSegmentSequence');
+    return ExecutionTuple.of(
+      segment === undefined ? undefined : parseSegment(segment),
+      sequence === undefined ? undefined : parseSequence(sequence),
+    );
+  } catch (error) {
+    problems.push((error as Error).message);
+    return ExecutionTuple.of(undefined, undefined);
+  }
 }
 
 export async function prepareRun(
@@ -231,13 +254,23 @@ async function prepareLoaded(
   const derived = deriveScenarios(options);
   for (const w of derived.warnings) logger.warn(w);
   problems.push(...derived.problems);
+  const tuple = executionTuple(options, problems);
   const scenarios: ScenarioConfig[] = [];
   for (const [name, raw] of Object.entries(derived.scenarios)) {
     const c = parseScenario(name, raw, problems);
     if (!c) continue;
     if (exported[c.exec] !== 'function')
       problems.push(`executor ${name}: function '${c.exec}' not found in exports`);
-    scenarios.push(c);
+    if (tuple.whole) {
+      scenarios.push(c);
+      continue;
+    }
+    const part = executorOf(c).segment(c, tuple);
+    if (part) scenarios.push(part);
+    else
+      logger.warn(
+        `Executor '${name}' is disabled for segment ${segmentText(tuple.segment)} due to lack of work: its share of the scenario's VUs or iterations is 0`,
+      );
   }
 
   for (const [name, type, contains] of init.metrics) {
@@ -318,6 +351,7 @@ async function prepareLoaded(
     testOptions,
     scenarios,
     plan: executionPlan(scenarios),
+    tuple,
     registry,
     thresholds,
     env,

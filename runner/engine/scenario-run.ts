@@ -239,6 +239,7 @@ export async function runScenario(
       env: config.env,
       tags: config.tags,
       duration: executor.regularDuration(config),
+      iterations: config.part?.iterations,
     },
     clock,
   );

@@ -1,9 +1,12 @@
 // How both arrival-rate executors run (open model): the main thread hands pre-allocated VUs one plan and adds VUs
 // (up to maxVUs) when they ask; each free VU claims the next start number, computes its intended time from the
 // schedule (./arrival-schedule.ts) and sleeps until then. There is no central clock and no message per start.
-import { nowMs, SC_DROPPED, SC_NEXT_ITER, SC_PENDING, SC_STOP, SC_VUS } from '../control-block';
+import { nowMs, SC_DROPPED, SC_NEXT_ITER, SC_PENDING, SC_STARTED, SC_STOP, SC_VUS } from '../control-block';
 import { type ArrivalSchedule, arrivalOffsetOf } from './arrival-schedule';
-import type { ScenarioDriver, VuLoop } from './executor';
+import type { BaseScenarioConfig } from './base';
+import { partOf, type ScenarioDriver, type VuLoop } from './executor';
+import type { ExecutionTuple } from './segments';
+import { type Stripe, stripeItem, WHOLE } from './stripe';
 
 export interface ArrivalPlan {
   schedule: ArrivalSchedule;
@@ -14,11 +17,40 @@ export interface ArrivalPlan {
   maxVUs: number;
   /** dropped_iterations tags: run tags + scenario. */
   droppedTags: Record<string, string>;
+  /** The test-wide start numbers this instance takes (the whole schedule without segments). */
+  starts: Stripe;
 }
 
 export interface ArrivalPool {
   preAllocatedVUs: number;
   maxVUs: number;
+  /** Set under execution segments: the start numbers of the whole test's schedule this instance takes. */
+  starts?: Stripe;
+  /** Set under execution segments: the fraction of the rate this instance runs, for its description. */
+  rateShare?: number;
+}
+
+/**
+ * An arrival-rate scenario's part under execution segments. Its VUs scale with the instance's share; its starts are
+ * split among the instances that hold VUs (k6 splits them by maxVUs), and each instance runs the whole schedule's
+ * starts it owns, at their test-wide times, so the instances' starts together are exactly the unsegmented schedule.
+ */
+export function segmentArrival<C extends BaseScenarioConfig & ArrivalPool>(
+  c: C,
+  t: ExecutionTuple,
+  rateShare: (split: ExecutionTuple, maxVUs: number) => number,
+): C | undefined {
+  const maxVUs = t.scale(c.maxVUs);
+  const split = t.forValue(c.maxVUs);
+  if (!split || maxVUs === 0) return undefined;
+  return {
+    ...c,
+    preAllocatedVUs: t.scale(c.preAllocatedVUs),
+    maxVUs,
+    starts: split.stripe(),
+    rateShare: rateShare(split, maxVUs),
+    part: partOf(t, split),
+  };
 }
 
 /** How often the main thread looks for VUs' requests for more VUs. */
@@ -40,6 +72,7 @@ export async function runArrival(
     freeSince,
     maxVUs: c.maxVUs,
     droppedTags: s.droppedTags,
+    starts: c.starts ?? WHOLE,
   });
   // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later.
   for (const vu of vus) void s.activate(vu, plan(start));
@@ -79,8 +112,7 @@ export async function arrivalVu(plan: ArrivalPlan, loop: VuLoop): Promise<number
   const offsetOf = arrivalOffsetOf(plan.schedule);
   let freeSince = plan.freeSince;
   while (!loop.scenarioStopped()) {
-    const index = Atomics.add(block, SC_NEXT_ITER, 1);
-    const offset = offsetOf(index);
+    const offset = offsetOf(stripeItem(plan.starts, Atomics.add(block, SC_NEXT_ITER, 1)));
     if (offset === Number.POSITIVE_INFINITY) break;
     const due = plan.start + offset;
     if (due < freeSince) {
@@ -94,7 +126,8 @@ export async function arrivalVu(plan: ArrivalPlan, loop: VuLoop): Promise<number
     if (waited) await waited;
     if (loop.scenarioStopped()) break;
     loop.startLag(due);
-    const r = loop.iterate(index);
+    // Iterations are numbered as they start (a dropped start takes no number), as k6 numbers them.
+    const r = loop.iterate(Atomics.add(block, SC_STARTED, 1));
     if (r instanceof Promise) await r;
     // Free from the iteration's end, as k6 returns the VU to the pool then: the samples, flushes and thread
     // wake-ups between that instant and this VU's next claim must not turn a start it could take into a drop.

@@ -1,6 +1,7 @@
 // Fields every scenario shares (startTime, gracefulStop, exec, env, tags) and the strict field readers the
 // executor parsers use: each problem names the scenario, the field and what to write instead.
 import { formatGoDuration, parseDuration } from '../options/durations';
+import type { Stripe } from './stripe';
 
 export interface BaseScenarioConfig {
   name: string;
@@ -15,6 +16,16 @@ export interface BaseScenarioConfig {
   execSet: boolean;
   env: Record<string, string>;
   tags: Record<string, string>;
+  /** Set under execution segments: this instance's part of the scenario (its counts are already its share). */
+  part?: ScenarioPart;
+}
+
+/** What an instance needs to know about its part beyond its own counts. */
+export interface ScenarioPart {
+  /** The segment's length (1 = the whole test), for descriptions. */
+  share: number;
+  /** The test-wide numbers of this instance's iterations: local iteration k is iteration stripeItem(iterations, k). */
+  iterations: Stripe;
 }
 
 /** Reads fields off a raw scenario object, recording problems instead of throwing so all are reported at once. */

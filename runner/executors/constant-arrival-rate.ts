@@ -1,10 +1,10 @@
 // constant-arrival-rate: iterations start at a fixed rate (open model); a due start with no idle VU is dropped.
 import { formatGoDuration } from '../options/durations';
-import { type ArrivalPlan, arrivalVu, runArrival } from './arrival-run';
+import { type ArrivalPlan, type ArrivalPool, arrivalVu, runArrival, segmentArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import type { Executor } from './executor';
 
-export interface ConstantArrivalRateConfig extends BaseScenarioConfig {
+export interface ConstantArrivalRateConfig extends BaseScenarioConfig, ArrivalPool {
   executor: 'constant-arrival-rate';
   /** Iterations per timeUnit. */
   rate: number;
@@ -48,8 +48,10 @@ export function maxVusFact(pre: number, max: number): string {
 
 export const constantArrivalRate: Executor<ConstantArrivalRateConfig, ArrivalPlan> = {
   parse: parseConstantArrivalRate,
+  // The described rate is the whole rate times the instance's share of maxVUs (k6's description).
+  segment: (c, t) => segmentArrival(c, t, (_split, maxVUs) => maxVUs / c.maxVUs),
   describe: (c) => {
-    const perSecond = (c.rate * 1000) / c.timeUnit;
+    const perSecond = ((c.rate * 1000) / c.timeUnit) * (c.rateShare ?? 1);
     return `${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(c.duration)}${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
   },
   plannedVUs: (c) => c.preAllocatedVUs,

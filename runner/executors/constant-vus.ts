@@ -2,7 +2,7 @@
 import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
-import { type Executor, runFixedVus, type VuLoop } from './executor';
+import { type Executor, runFixedVus, segmentVus, type VuLoop } from './executor';
 
 export interface ConstantVusConfig extends BaseScenarioConfig {
   executor: 'constant-vus';
@@ -31,6 +31,7 @@ export async function loopUntilStopped(loop: VuLoop): Promise<number> {
 
 export const constantVus: Executor<ConstantVusConfig, null> = {
   parse: parseConstantVus,
+  segment: segmentVus,
   describe: (c) => `${c.vus} looping VUs for ${formatGoDuration(c.duration)}${describeFacts(c, [])}`,
   plannedVUs: (c) => c.vus,
   maxVUs: (c) => c.vus,

@@ -37,9 +37,12 @@ export function executionPlan(scenarios: ScenarioConfig[]): ExecutionPlan {
   };
 }
 
-/** The header line: "scenarios: (100.00%) 2 scenarios, 20 max VUs, 10m40s max duration (incl. graceful stop):" */
-export function planHeader(scenarios: ScenarioConfig[], plan: ExecutionPlan): string {
+/**
+ * The header line: "scenarios: (100.00%) 2 scenarios, 20 max VUs, 10m40s max duration (incl. graceful stop):", where
+ * the percentage is the execution segment's share of the test (`share`, 1 without segments).
+ */
+export function planHeader(scenarios: ScenarioConfig[], plan: ExecutionPlan, share = 1): string {
   const n = scenarios.length;
   const rounded = Math.round(plan.maxDuration / 100) * 100;
-  return `scenarios: (100.00%) ${n} scenario${n === 1 ? '' : 's'}, ${plan.maxVUs} max VUs, ${formatGoDuration(rounded)} max duration (incl. graceful stop):`;
+  return `scenarios: (${(share * 100).toFixed(2)}%) ${n} scenario${n === 1 ? '' : 's'}, ${plan.maxVUs} max VUs, ${formatGoDuration(rounded)} max duration (incl. graceful stop):`;
 }

@@ -3,7 +3,8 @@
 // iterations through the scenario's shared block. The engine (runner/engine/scenario-run.ts) and the VU
 // (runner/vu/activation.ts) supply these and own everything executors share: the start wait, gracefulStop,
 // interruption, sample flushing. Executors import no engine or VU code, only these types.
-import type { BaseScenarioConfig, FieldReader } from './base';
+import type { BaseScenarioConfig, FieldReader, ScenarioPart } from './base';
+import type { ExecutionTuple } from './segments';
 
 /** A VU as an executor sees it while it belongs to the scenario. */
 export interface DrivenVu {
@@ -67,6 +68,11 @@ export interface VuLoop {
 export interface Executor<C extends BaseScenarioConfig, P> {
   /** Reads the scenario's fields strictly; problems go to the reader. */
   parse(name: string, r: FieldReader): C;
+  /**
+   * This instance's part of the scenario under execution segments (./segments.ts): the config with its counts scaled
+   * to the instance's share, or undefined when the share holds no work (k6 then disables the scenario there).
+   */
+  segment(c: C, t: ExecutionTuple): C | undefined;
   /** The header's description after "* name: ". */
   describe(c: C): string;
   /** VUs initialised before the run for it. */
@@ -100,4 +106,18 @@ export async function runFixedVus(
   for (const vu of vus) void s.activate(vu, plan);
   s.started();
   await Promise.race([s.allEnded(), s.delay(regular)]);
+}
+
+/** The part every segmented scenario carries: the share and the test-wide numbers of its iterations. */
+export function partOf(t: ExecutionTuple, iterations = t): ScenarioPart {
+  return { share: t.share, iterations: iterations.stripe() };
+}
+
+/** Segments an executor whose only count is its VUs (constant-vus, per-vu-iterations): each VU's work is whole. */
+export function segmentVus<C extends BaseScenarioConfig & { vus: number }>(
+  c: C,
+  t: ExecutionTuple,
+): C | undefined {
+  const vus = t.scale(c.vus);
+  return vus > 0 ? { ...c, vus, part: partOf(t) } : undefined;
 }

@@ -2,7 +2,7 @@
 import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
-import { type Executor, runFixedVus } from './executor';
+import { type Executor, runFixedVus, segmentVus } from './executor';
 
 export interface PerVuIterationsConfig extends BaseScenarioConfig {
   executor: 'per-vu-iterations';
@@ -25,6 +25,7 @@ export function parsePerVuIterations(name: string, r: FieldReader): PerVuIterati
 
 export const perVuIterations: Executor<PerVuIterationsConfig, { iterations: number }> = {
   parse: parsePerVuIterations,
+  segment: segmentVus,
   describe: (c) =>
     `${c.iterations} iterations for each of ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`,
   plannedVUs: (c) => c.vus,

@@ -1,12 +1,12 @@
 // ramping-arrival-rate: the iteration start rate moves linearly through stages (open model).
 import { formatGoDuration } from '../options/durations';
-import { type ArrivalPlan, arrivalVu, runArrival } from './arrival-run';
+import { type ArrivalPlan, type ArrivalPool, arrivalVu, runArrival, segmentArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { maxVusFact, readArrivalPool } from './constant-arrival-rate';
 import type { Executor } from './executor';
 import { type Stage, stagesTotal } from './ramping-vus';
 
-export interface RampingArrivalRateConfig extends BaseScenarioConfig {
+export interface RampingArrivalRateConfig extends BaseScenarioConfig, ArrivalPool {
   executor: 'ramping-arrival-rate';
   /** Iterations per timeUnit at t = 0. */
   startRate: number;
@@ -28,9 +28,11 @@ export function parseRampingArrivalRate(name: string, r: FieldReader): RampingAr
 
 export const rampingArrivalRate: Executor<RampingArrivalRateConfig, ArrivalPlan> = {
   parse: parseRampingArrivalRate,
+  // The described rate is the whole peak rate times the segment's length (k6's description).
+  segment: (c, t) => segmentArrival(c, t, () => t.share),
   describe: (c) => {
     const maxRate = Math.max(c.startRate, ...c.stages.map((s) => s.target));
-    const perSecond = (maxRate * 1000) / c.timeUnit;
+    const perSecond = ((maxRate * 1000) / c.timeUnit) * (c.rateShare ?? 1);
     return `Up to ${perSecond.toFixed(2)} iterations/s for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, [maxVusFact(c.preAllocatedVUs, c.maxVUs)])}`;
   },
   plannedVUs: (c) => c.preAllocatedVUs,

@@ -3,8 +3,8 @@ import { nowMs } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { loopUntilStopped } from './constant-vus';
-import type { DrivenVu, Executor, ScenarioDriver } from './executor';
-import { rampingVusChanges } from './ramping-vus-schedule';
+import { type DrivenVu, type Executor, partOf, type ScenarioDriver } from './executor';
+import { rampingVusChanges, type VuCountChange } from './ramping-vus-schedule';
 
 export interface Stage {
   /** ms */
@@ -17,6 +17,11 @@ export interface RampingVusConfig extends BaseScenarioConfig {
   startVUs: number;
   stages: Stage[];
   gracefulRampDown: number;
+  /**
+   * Set under execution segments: this instance's VU count over time, its share of the whole test's count at every
+   * instant (startVUs and the stage targets then hold the instance's shares, for display).
+   */
+  changes?: VuCountChange[];
 }
 
 export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig {
@@ -70,7 +75,8 @@ async function run(c: RampingVusConfig, s: ScenarioDriver): Promise<void> {
       }
     }
   };
-  const ramp = rampingVusChanges(c.startVUs, c.stages).map((change) =>
+  const changes = c.changes ?? rampingVusChanges(c.startVUs, c.stages);
+  const ramp = changes.map((change) =>
     s.at(Math.max(0, s.startedAt + change.at - nowMs()), () => setCount(change.vus)),
   );
   s.at(1, () => s.started());
@@ -82,6 +88,22 @@ async function run(c: RampingVusConfig, s: ScenarioDriver): Promise<void> {
 
 export const rampingVus: Executor<RampingVusConfig, null> = {
   parse: parseRampingVus,
+  segment: (c, t) => {
+    const changes: VuCountChange[] = [];
+    for (const change of rampingVusChanges(c.startVUs, c.stages)) {
+      const vus = t.scale(change.vus);
+      if (changes.length === 0 || changes[changes.length - 1].vus !== vus)
+        changes.push({ at: change.at, vus });
+    }
+    if (!changes.some((change) => change.vus > 0)) return undefined;
+    return {
+      ...c,
+      startVUs: t.scale(c.startVUs),
+      stages: c.stages.map((s) => ({ ...s, target: t.scale(s.target) })),
+      changes,
+      part: partOf(t),
+    };
+  },
   describe: (c) => {
     const facts = [`gracefulRampDown: ${formatGoDuration(c.gracefulRampDown)}`];
     return `Up to ${rampingVusMax(c)} looping VUs for ${formatGoDuration(stagesTotal(c.stages))} over ${c.stages.length} stages${describeFacts(c, facts)}`;

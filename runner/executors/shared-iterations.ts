@@ -2,7 +2,7 @@
 import { SC_NEXT_ITER } from '../control-block';
 import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
-import { type Executor, runFixedVus } from './executor';
+import { type Executor, partOf, runFixedVus } from './executor';
 
 export interface SharedIterationsConfig extends BaseScenarioConfig {
   executor: 'shared-iterations';
@@ -25,6 +25,14 @@ export function parseSharedIterations(name: string, r: FieldReader): SharedItera
 
 export const sharedIterations: Executor<SharedIterationsConfig, { iterations: number }> = {
   parse: parseSharedIterations,
+  // The iterations are split among the instances that hold VUs (k6's rule): one without a VU gets none.
+  segment: (c, t) => {
+    const vus = t.scale(c.vus);
+    const split = t.forValue(c.vus);
+    const iterations = split?.scale(c.iterations) ?? 0;
+    if (!split || vus === 0 || iterations === 0) return undefined;
+    return { ...c, vus, iterations, part: partOf(t, split) };
+  },
   describe: (c) =>
     `${c.iterations} iterations shared among ${c.vus} VUs${describeFacts(c, [`maxDuration: ${formatGoDuration(c.maxDuration)}`])}`,
   plannedVUs: (c) => c.vus,

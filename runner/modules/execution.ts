@@ -1,5 +1,6 @@
 // The `k6/execution` module: scenario, instance, vu and test facts and controls for the current realm.
 import { IN_COMPLETED, IN_INTERRUPTED, IN_VUS_ACTIVE, IN_VUS_INITIALIZED, nowMs } from '../control-block';
+import { stripeItem } from '../executors/stripe';
 import { TestAbort } from '../vu/interruption';
 import type { VuRuntime } from '../vu/runtime';
 
@@ -38,6 +39,7 @@ function tagProxy(rt: VuRuntime, which: 'userTags' | 'userMetadata'): Record<str
 
 export function createExecutionModule(rt: VuRuntime) {
   const instanceBlock = rt.data.instance;
+  const vuIds = rt.data.vuIds;
   const needScenario = () => {
     if (rt.inInitContext())
       throw new Error('getting scenario information outside of the VU context is not supported');
@@ -74,7 +76,7 @@ export function createExecutionModule(rt: VuRuntime) {
     },
     get iterationInTest() {
       needScenario();
-      return rt.iterationInInstance;
+      return rt.iterationInTest;
     },
   };
 
@@ -109,7 +111,7 @@ export function createExecutionModule(rt: VuRuntime) {
     },
     get idInTest() {
       needVu();
-      return rt.vuId;
+      return vuIds ? stripeItem(vuIds, rt.vuId - 1) + 1 : rt.vuId;
     },
     get iterationInInstance() {
       needVu();

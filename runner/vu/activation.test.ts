@@ -53,7 +53,8 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
   const block = newInt32Block(SCENARIO_WORDS);
   const realm = {
     module: {
-      default: () => busyUntil(start + (rt.iterationInInstance * 50 + busyMs)),
+      // Busy until busyMs after this start's due time (starts are due every 50 ms).
+      default: () => busyUntil(start + Math.floor((nowMs() - start) / 50) * 50 + busyMs),
     },
     env: {},
   } as unknown as Realm;
@@ -76,6 +77,7 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
       freeSince: start,
       maxVUs: 1,
       droppedTags: { scenario: 'q' },
+      starts: { lcd: 1, positions: [0] },
     },
     setupData: undefined,
   });

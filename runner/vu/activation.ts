@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nowMs, SC_BUSY, SC_STOP, SIGNAL_STOP_NEW } from '../control-block';
 import type { VuLoop } from '../executors/executor';
 import { executorNamed } from '../executors/index';
+import { stripeItem } from '../executors/stripe';
 import { StartScheduler } from './hosted-starts';
 import { runIteration } from './iteration';
 import type { Realm } from './realm';
@@ -63,8 +64,10 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
   const ctx = { fn, data: setupDataFor(msg.setupData), block };
   const stopped = () => Atomics.load(block, SC_STOP) !== 0 || Atomics.load(rt.signal, SIGNAL_STOP_NEW) !== 0;
 
+  const iterations = scenario.iterations;
   const one = (index: number) => {
     rt.iterationInInstance = index;
+    rt.iterationInTest = iterations ? stripeItem(iterations, index) : index;
     Atomics.add(block, SC_BUSY, 1);
     const r = runIteration(rt, ctx);
     // A hosted VU gives the thread's other VUs and its sockets a turn after every iteration, even one that finished

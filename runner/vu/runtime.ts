@@ -63,6 +63,8 @@ export class VuRuntime implements ModuleHost {
   iteration = -1;
   iterationInScenario = -1;
   iterationInInstance = -1;
+  /** exec.scenario.iterationInTest: the iteration's number across all instances of a segmented test. */
+  iterationInTest = -1;
   /** Epoch ms when the last iteration ended (padding included): from then on the VU counts as free (k6's rule). */
   lastIterationEnd = 0;
   private sent = 0;

@@ -1,6 +1,7 @@
 // Messages between the main thread and a VU realm (runner/vu.worker.ts). Per-iteration control goes through
 // shared memory (runner/control-block.ts); these messages are per activation or rarer.
 import type { MessagePort } from 'node:worker_threads';
+import type { Stripe } from '../executors/stripe';
 import type { SampleBatch } from '../metrics/sample-batch';
 import type { MetricType, ValueType } from '../metrics/sinks';
 import type { HttpModuleOptions } from '../modules/module-host';
@@ -28,6 +29,8 @@ export interface RealmData {
   /** SharedArray name -> JSON of each element, made once per process (by init #0). */
   sharedArrays: Record<string, string[]>;
   httpPort?: MessagePort;
+  /** Under execution segments: the test-wide numbers of this instance's VUs (exec.vu.idInTest). */
+  vuIds?: Stripe;
   /** For setup/teardown/summary: the function's argument (JSON text; summary: the data object's JSON). */
   argument?: string;
 }
@@ -42,6 +45,8 @@ export interface ScenarioInfo {
   startTime: number;
   /** ms of its regular duration (for exec.scenario.progress). */
   duration: number;
+  /** Under execution segments: the test-wide numbers of this instance's iterations (exec.scenario.iterationInTest). */
+  iterations?: Stripe;
 }
 
 export interface ActivateMessage {
