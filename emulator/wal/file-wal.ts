@@ -154,49 +154,15 @@ export class FileWal implements WriteAheadLog {
     let expected = 1;
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i];
-      const isLast = i === segments.length - 1;
-      let damage: WalDamage | null = null;
-      let cutAt = 0;
-      let intactAfter = 0;
-      if (segment.firstSeq !== expected) {
-        damage = {
-          file: segment.path,
-          offset: null,
-          seq: expected,
-          reason:
-            segment.firstSeq > expected
-              ? `the segment starts at record ${segment.firstSeq}, but the segments before it end at record ` +
-                `${expected - 1}: records ${expected}..${segment.firstSeq - 1} are missing`
-              : `the segment starts at record ${segment.firstSeq}, but the segments before it already hold records up to ${expected - 1}`,
-          salvageable: true,
-        };
-      } else {
-        const scan = await scanSegment(segment.path);
-        segment.records = scan.records;
-        segment.bytes = scan.goodBytes;
-        cutAt = scan.goodBytes;
-        const end = scan.end;
-        if (end.kind === 'torn' && isLast) {
-          // An append that never completed, so it was never acknowledged: drop it.
-          await truncate(segment.path, end.offset);
-          await syncFile(segment.path);
-          wal.recovery.torn = { file: segment.path, offset: end.offset, bytes: end.bytes };
-        } else if (end.kind !== 'clean') {
-          intactAfter = end.kind === 'damaged' ? end.intactAfter : 0;
-          damage = {
-            file: segment.path,
-            offset: end.offset,
-            seq: expected + scan.records,
-            reason:
-              end.kind === 'torn'
-                ? 'the segment ends inside a record, but later segments exist'
-                : `${end.reason}${end.intactAfter > 0 ? `; ${end.intactAfter} intact records follow it` : ''}`,
-            salvageable: true,
-          };
-        }
-      }
-      if (damage) {
-        if (options.salvageTo === undefined) throw new WalCorruptError(damage);
+      const verdict = await verifySegment(segment, expected, i === segments.length - 1);
+      if (verdict.kind === 'torn') {
+        // An append that never completed, so it was never acknowledged: drop it.
+        await truncate(segment.path, verdict.offset);
+        await syncFile(segment.path);
+        wal.recovery.torn = { file: segment.path, offset: verdict.offset, bytes: verdict.bytes };
+      } else if (verdict.kind === 'damaged') {
+        if (options.salvageTo === undefined) throw new WalCorruptError(verdict.damage);
+        const { damage, cutAt, intactAfter } = verdict;
         wal.recovery.salvaged = await salvage(
           segments.splice(i),
           cutAt,
@@ -204,9 +170,7 @@ export class FileWal implements WriteAheadLog {
           intactAfter,
           options.salvageTo,
         );
-        if (cutAt === 0) break; // the damaged segment itself was removed
-        segments.push(segment);
-        expected += segment.records;
+        if (cutAt > 0) segments.push(segment); // what came before the damage stays
         break;
       }
       expected += segment.records;
@@ -359,6 +323,52 @@ export class FileWal implements WriteAheadLog {
     await rename(this.dir, doomed);
     await rm(doomed, { recursive: true, force: true });
   }
+}
+
+type SegmentVerdict =
+  | { kind: 'ok' }
+  | { kind: 'torn'; offset: number; bytes: number }
+  | { kind: 'damaged'; damage: WalDamage; cutAt: number; intactAfter: number };
+
+/** Scans one segment that should start at record `expected`; fills in its record count and good bytes. */
+async function verifySegment(segment: Segment, expected: number, isLast: boolean): Promise<SegmentVerdict> {
+  if (segment.firstSeq !== expected) {
+    const reason =
+      segment.firstSeq > expected
+        ? `the segment starts at record ${segment.firstSeq}, but the segments before it end at record ` +
+          `${expected - 1}: records ${expected}..${segment.firstSeq - 1} are missing`
+        : `the segment starts at record ${segment.firstSeq}, but the segments before it already hold records ` +
+          `up to ${expected - 1}`;
+    return {
+      kind: 'damaged',
+      damage: { file: segment.path, offset: null, seq: expected, reason, salvageable: true },
+      cutAt: 0,
+      intactAfter: 0,
+    };
+  }
+  const scan = await scanSegment(segment.path);
+  segment.records = scan.records;
+  segment.bytes = scan.goodBytes;
+  const end = scan.end;
+  if (end.kind === 'clean') return { kind: 'ok' };
+  if (end.kind === 'torn' && isLast) return end;
+  const intactAfter = end.kind === 'damaged' ? end.intactAfter : 0;
+  const reason =
+    end.kind === 'torn'
+      ? 'the segment ends inside a record, but later segments exist'
+      : `${end.reason}${intactAfter > 0 ? `; ${intactAfter} intact records follow it` : ''}`;
+  return {
+    kind: 'damaged',
+    damage: {
+      file: segment.path,
+      offset: end.offset,
+      seq: expected + scan.records,
+      reason,
+      salvageable: true,
+    },
+    cutAt: scan.goodBytes,
+    intactAfter,
+  };
 }
 
 /** Writes a frame; a short write (rare on regular files, but allowed) is completed rather than left torn. */
