@@ -37,13 +37,13 @@ backlog: build ## experiment 1: querying while indexing, local profile against t
 backlog-smoke: build ## experiment 1 with the published smoke values (< 2 min; results/scratch/)
 	npx tsx scripts/run-backlog.ts smoke $(ARGS)
 
-# Experiment 2: one bench run per namespace configuration (scripts/filter-cost-profiles.ts), then the merged report.
-# Local profile against fresh emulators; with TURBOPUFFER_API_KEY (and TPUF_BENCH_CONFIRM_COST=1) the real service.
-# ARGS go to the launcher (--configs a,b, --repeats N) and to every bench run (-e SEED=42).
-filter-cost: build ## experiment 2: filterable-attribute cost, local profile (<= 15 min; real service with TURBOPUFFER_API_KEY)
+# Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js` against one fresh
+# emulator (profiles in scripts/filter-cost-profiles.ts); with TURBOPUFFER_API_KEY (and TPUF_BENCH_CONFIRM_COST=1)
+# the real service. ARGS go to bench run (-e SEED=42, -e QUERY_MODE=workers). Knobs: npx bench run build/filter-cost.js -e HELP=1
+filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min)
 	npx tsx scripts/run-filter-cost.ts default $(ARGS)
 
-filter-cost-smoke: build ## experiment 2, smoke profile: 4 tiny namespaces (about 90 s; results/scratch/)
+filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale in one run (about a minute; results/scratch/)
 	npx tsx scripts/run-filter-cost.ts smoke $(ARGS)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.

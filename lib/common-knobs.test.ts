@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkQueryMaxVus,
   drawSeed,
   isLoopback,
+  queryLoadKnobs,
   readDims,
-  readQueryMaxVus,
-  readQueryVus,
   readResultsDir,
   readTopK,
+  resolveQueryLoad,
 } from './common-knobs';
 import { EnvReader } from './env';
+import { readKnobs } from './knobs';
+
+const DEFAULTS = { rate: 20, workers: 2 };
+const load = (env: Record<string, string>) =>
+  resolveQueryLoad(readKnobs(queryLoadKnobs(DEFAULTS), new EnvReader(env)), DEFAULTS);
 
 describe('isLoopback', () => {
   it.each([
@@ -43,11 +47,25 @@ describe('shared size and load knobs', () => {
   });
 
   it('defaults QUERY_VUS to one per query/s (at least 2) and QUERY_MAX_VUS to QUERY_VUS, refusing less', () => {
-    const e = new EnvReader({});
-    expect([readQueryVus(e, 0.5), readQueryVus(e, 20), readQueryVus(e, 12.5)]).toEqual([2, 20, 13]);
-    expect(readQueryMaxVus(e, 13)).toBe(13);
-    expect(() => checkQueryMaxVus({ queryVus: 20, queryMaxVus: 10 })).toThrow(
+    expect(load({})).toEqual({ mode: 'arrival', rate: 20, vus: 20, maxVus: 20, workers: 2 });
+    expect([load({ QUERY_RATE: '0.5' }).vus, load({ QUERY_RATE: '12.5' }).vus]).toEqual([2, 13]);
+    expect(load({ QUERY_VUS: '13' }).maxVus).toBe(13);
+    expect(() => load({ QUERY_VUS: '20', QUERY_MAX_VUS: '10' })).toThrow(
       'QUERY_MAX_VUS: 10 is below QUERY_VUS=20',
+    );
+  });
+
+  it("runs closed-loop workers with QUERY_MODE=workers and refuses the other mode's knobs", () => {
+    expect(load({ QUERY_MODE: 'workers' })).toMatchObject({ mode: 'workers', workers: 2 });
+    expect(load({ QUERY_MODE: 'workers', QUERY_WORKERS: '8' }).workers).toBe(8);
+    expect(() => load({ QUERY_MODE: 'workers', QUERY_RATE: '10' })).toThrow(
+      'QUERY_RATE: has no effect with QUERY_MODE=workers',
+    );
+    expect(() => load({ QUERY_WORKERS: '4' })).toThrow(
+      'QUERY_WORKERS: has no effect with QUERY_MODE=arrival',
+    );
+    expect(() => load({ QUERY_MODE: 'closed' })).toThrow(
+      'QUERY_MODE: "closed" is not allowed: use one of arrival, workers',
     );
   });
 

@@ -2,6 +2,7 @@
 // real service with an API key), NAMESPACE, SEED, vector and answer sizes, query VUs, cleanup and the results
 // directory; each refusal names the variable. Pure: the experiments' configs call these.
 import { EnvError, EnvReader, type EnvRecord } from './env';
+import { type KnobValues, knob } from './knobs';
 
 /** Where the load goes. The API key is deliberately not part of this (it must never reach results or logs). */
 export interface Target {
@@ -94,22 +95,95 @@ export function readTopK(e: EnvReader): number {
   return e.int('TOP_K', 10, { min: 1, max: 10000 });
 }
 
+/** How a query scenario loads the target: an open model at a fixed rate, or closed-loop workers. */
+export type QueryMode = 'arrival' | 'workers';
+
+/** The knobs that size the query load, resolved (same names and meaning in both experiments). */
+export interface QueryLoad {
+  mode: QueryMode;
+  /** arrival: queries started per second. */
+  rate: number;
+  /** arrival: VUs pre-allocated and at most. */
+  vus: number;
+  maxVus: number;
+  /** workers: closed-loop VUs, each sending its next query when its last one answered. */
+  workers: number;
+}
+
+const ARRIVAL_ONLY = ['QUERY_RATE', 'QUERY_VUS', 'QUERY_MAX_VUS'] as const;
+
 /**
- * QUERY_VUS: by default one VU per query started each second (at least 2), so a stall shorter than a second delays
- * arrivals instead of dropping them.
+ * The query-load knobs with an experiment's defaults. Mode-specific knobs read undefined when unset, so
+ * resolveQueryLoad can refuse a knob the chosen mode would ignore.
  */
-export function readQueryVus(e: EnvReader, queryRate: number): number {
-  return e.int('QUERY_VUS', Math.max(2, Math.ceil(queryRate)), { min: 1 });
+export function queryLoadKnobs(d: { rate: number; workers: number }) {
+  const optionalInt = (e: EnvReader, name: string, bounds: { min: number; max: number }) =>
+    e.raw(name) === undefined ? undefined : e.int(name, 0, bounds);
+  return {
+    QUERY_MODE: knob(
+      'arrival',
+      'arrival: queries start at QUERY_RATE per second (open model); workers: QUERY_WORKERS closed-loop workers',
+      (e, n) => e.oneOf<QueryMode>(n, ['arrival', 'workers'], 'arrival'),
+    ),
+    QUERY_RATE: knob(String(d.rate), 'arrival mode: queries started per second', (e, n) =>
+      e.raw(n) === undefined ? undefined : e.number(n, d.rate, { min: 0.1, max: 100_000 }),
+    ),
+    QUERY_VUS: knob(
+      'max(2, QUERY_RATE)',
+      'arrival mode: VUs pre-allocated (one per query/s: a stall under a second delays starts, drops none)',
+      (e, n) => optionalInt(e, n, { min: 1, max: 100_000 }),
+    ),
+    QUERY_MAX_VUS: knob('QUERY_VUS', 'arrival mode: most VUs the scenario may use', (e, n) =>
+      optionalInt(e, n, { min: 1, max: 100_000 }),
+    ),
+    QUERY_WORKERS: knob(
+      String(d.workers),
+      'workers mode: closed-loop VUs, each sending its next query as soon as its last one answered',
+      (e, n) => optionalInt(e, n, { min: 1, max: 10_000 }),
+    ),
+  };
 }
 
-/** QUERY_MAX_VUS: QUERY_VUS unless set (checkQueryMaxVus refuses less). */
-export function readQueryMaxVus(e: EnvReader, queryVus: number): number {
-  return e.int('QUERY_MAX_VUS', queryVus, { min: 1 });
+type QueryLoadValues = KnobValues<ReturnType<typeof queryLoadKnobs>>;
+
+/** The load from its knobs: the mode's defaults filled in, a knob of the other mode refused, VUs checked. */
+export function resolveQueryLoad(k: QueryLoadValues, d: { rate: number; workers: number }): QueryLoad {
+  if (k.QUERY_MODE === 'workers') {
+    for (const name of ARRIVAL_ONLY)
+      if (k[name] !== undefined)
+        throw new EnvError(
+          name,
+          'has no effect with QUERY_MODE=workers: unset it, or size the load with QUERY_WORKERS',
+        );
+  } else if (k.QUERY_WORKERS !== undefined)
+    throw new EnvError(
+      'QUERY_WORKERS',
+      'has no effect with QUERY_MODE=arrival (the default): set QUERY_MODE=workers, or unset it',
+    );
+  const rate = k.QUERY_RATE ?? d.rate;
+  const vus = k.QUERY_VUS ?? Math.max(2, Math.ceil(rate));
+  const maxVus = k.QUERY_MAX_VUS ?? vus;
+  if (maxVus < vus) throw new EnvError('QUERY_MAX_VUS', `${maxVus} is below QUERY_VUS=${vus}`);
+  return { mode: k.QUERY_MODE, rate, vus, maxVus, workers: k.QUERY_WORKERS ?? d.workers };
 }
 
-export function checkQueryMaxVus(c: { queryVus: number; queryMaxVus: number }): void {
-  if (c.queryMaxVus < c.queryVus)
-    throw new EnvError('QUERY_MAX_VUS', `${c.queryMaxVus} is below QUERY_VUS=${c.queryVus}`);
+/** The load's knobs under their names for the result JSON (the other mode's knobs as null). */
+export function queryLoadRecord(l: QueryLoad): Record<string, string | number | null> {
+  const arrival = l.mode === 'arrival';
+  return {
+    QUERY_MODE: l.mode,
+    QUERY_RATE: arrival ? l.rate : null,
+    QUERY_VUS: arrival ? l.vus : null,
+    QUERY_MAX_VUS: arrival ? l.maxVus : null,
+    QUERY_WORKERS: arrival ? null : l.workers,
+  };
+}
+
+/** A short description: "20 queries/s (constant arrival rate)" or "2 closed-loop workers". */
+export function describeQueryLoad(l: QueryLoad): string {
+  return l.mode === 'arrival'
+    ? `${l.rate} queries/s (constant arrival rate)`
+    : `${l.workers} closed-loop worker${l.workers === 1 ? '' : 's'}`;
 }
 
 /** CLEANUP: delete the namespace at the end (also after a failed setup) when this run created it. */
@@ -121,3 +195,54 @@ export function readCleanup(e: EnvReader): boolean {
 export function readResultsDir(e: EnvReader): string {
   return e.string('RESULTS_DIR', 'results').replace(/\/+$/, '');
 }
+
+/** The target's knobs (resolved together by readTarget; the key is only ever checked for presence). */
+export const TARGET_KNOBS = {
+  TURBOPUFFER_API_KEY: knob(
+    'unset',
+    'API key of the real service; unset = the local emulator. Sent only in the Authorization header, never recorded',
+    (e, n) => e.raw(n) !== undefined,
+  ),
+  TURBOPUFFER_REGION: knob('unset', 'region of the real service, e.g. gcp-us-central1', (e, n) =>
+    e.optionalString(n),
+  ),
+  TURBOPUFFER_BASE_URL: knob(
+    'http://127.0.0.1:8787',
+    'base URL (with a key: instead of the region URL; without: a loopback emulator only)',
+    (e, n) => e.optionalString(n),
+  ),
+  TPUF_BENCH_CONFIRM_COST: knob(
+    '0',
+    "1 accepts the real service's bill; without it such a run is refused",
+    (e, n) => e.bool(n, false),
+  ),
+};
+
+/** Knobs every experiment has with the same meaning and default. */
+export const RUN_KNOBS = {
+  SEED: knob(
+    'random',
+    'seed of every vector (and attribute value); printed and recorded, so a rerun can reuse it',
+    (e) => readSeed(e),
+  ),
+  DIMS: knob('768', 'vector dimensions (f32)', (e) => readDims(e)),
+  TOP_K: knob('10', 'results per query', (e) => readTopK(e)),
+  CLEANUP: knob('1', 'delete the namespaces this run created at the end (also after a failed setup)', (e) =>
+    readCleanup(e),
+  ),
+  RESULTS_DIR: knob('results', 'where handleSummary writes the .md and .json result', (e) =>
+    readResultsDir(e),
+  ),
+};
+
+/** Set by the make targets (scripts/with-emulator.ts) so the result records them; a k6 script cannot ask. */
+export const LAUNCHER_KNOBS = {
+  BENCH_RUNNER_VERSION: knob(
+    'unknown',
+    "the runner's version, recorded in the result (set by make)",
+    (e, n) => e.string(n, 'unknown'),
+  ),
+  BENCH_NODE_VERSION: knob('unknown', 'the Node.js version, recorded in the result (set by make)', (e, n) =>
+    e.string(n, 'unknown'),
+  ),
+};

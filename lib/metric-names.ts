@@ -59,7 +59,11 @@ export function queryKeys(sel: Record<string, string>) {
 
 export type QueryKeys = ReturnType<typeof queryKeys>;
 
-/** A cell's query trends: k6 puts a trend's sub-metric into the summary data only when a threshold names it. */
-export function queryTrendKeys(k: QueryKeys): string[] {
-  return [k.clientOk, k.server, k.execution, k.exhaustive, k.fromIntended];
+/**
+ * A cell's query trends: k6 puts a trend's sub-metric into the summary data only when a threshold names it. Latency
+ * from the intended start exists only on an arrival schedule.
+ */
+export function queryTrendKeys(k: QueryKeys, mode: 'arrival' | 'workers'): string[] {
+  const keys = [k.clientOk, k.server, k.execution, k.exhaustive];
+  return mode === 'arrival' ? [...keys, k.fromIntended] : keys;
 }

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { compactTimestamp, fillFreshNamespace, makeTeardown } from './namespace-lifecycle';
+import {
+  compactTimestamp,
+  fillFreshNamespace,
+  fillFreshNamespaces,
+  makeTeardown,
+} from './namespace-lifecycle';
 import type { TurbopufferClient } from './turbopuffer-client';
 
 /** A client whose metadata answers `metadataStatus` and which records deletions. */
@@ -44,13 +49,31 @@ describe('namespace lifecycle', () => {
     expect(fillFreshNamespace(fakeClient(404).client, 'ns', true, () => 7)).toBe(7);
   });
 
+  it('refuses every namespace of a study before the first write, and deletes only those created', () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { client, deleted } = fakeClient(404);
+    expect(() =>
+      fillFreshNamespaces(client, ['a', 'b', 'c'], true, (created) => {
+        created.push('a', 'b');
+        throw new Error('ingest of b failed');
+      }),
+    ).toThrow('ingest of b failed');
+    expect(deleted).toEqual(['a', 'b']);
+    const existing = fakeClient(200);
+    const fill = vi.fn();
+    expect(() => fillFreshNamespaces(existing.client, ['a', 'b'], true, fill)).toThrow(
+      'namespace a already exists',
+    );
+    expect(fill).not.toHaveBeenCalled();
+  });
+
   it('tears down only a namespace this run created, and only with cleanup', () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
     const { client, deleted } = fakeClient(404);
-    makeTeardown(client, true)({ namespace: 'a', created: true });
-    makeTeardown(client, true)({ namespace: 'b', created: false });
-    makeTeardown(client, false)({ namespace: 'c', created: true });
+    makeTeardown(client, true)({ created: ['a', 'b'] });
+    makeTeardown(client, true)({ created: [] });
+    makeTeardown(client, false)({ created: ['c'] });
     makeTeardown(client, true)(undefined);
-    expect(deleted).toEqual(['a']);
+    expect(deleted).toEqual(['a', 'b']);
   });
 });

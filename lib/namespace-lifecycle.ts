@@ -24,37 +24,52 @@ export function refuseExisting(client: TurbopufferClient, namespace: string): vo
 }
 
 /** Deletes the namespace (a 404 counts as deleted); a failure is logged, not thrown, so teardown goes on. */
-export function deleteNamespace(client: TurbopufferClient, namespace: string): void {
+export function deleteNamespace(client: TurbopufferClient, namespace: string, why = 'CLEANUP=1'): void {
   const res = client.deleteNamespace(namespace);
-  if (res.status === 200 || res.status === 404) console.log(`deleted namespace ${namespace} (CLEANUP=1)`);
+  if (res.status === 200 || res.status === 404) console.log(`deleted namespace ${namespace} (${why})`);
   else console.warn(`could not delete namespace ${namespace}: HTTP ${res.status}: ${res.error}`);
 }
 
 /**
- * setup()'s work on a namespace it creates: refuses an existing one, then runs `fill`. If `fill` throws, the
- * namespace is deleted first when `cleanup` is set, because teardown() does not run after a failed setup().
+ * setup()'s work on namespaces it creates: refuses any that exists (before anything is written), then runs `fill`,
+ * which adds each namespace to `created` before its first write. If `fill` throws, the namespaces created so far are
+ * deleted first when `cleanup` is set, because teardown() does not run after a failed setup().
  */
+export function fillFreshNamespaces<T>(
+  client: TurbopufferClient,
+  namespaces: readonly string[],
+  cleanup: boolean,
+  fill: (created: string[]) => T,
+): T {
+  for (const ns of namespaces) refuseExisting(client, ns);
+  const created: string[] = [];
+  try {
+    return fill(created);
+  } catch (error) {
+    if (cleanup) for (const ns of created) deleteNamespace(client, ns);
+    throw error;
+  }
+}
+
+/** fillFreshNamespaces for one namespace, created as `fill` starts. */
 export function fillFreshNamespace<T>(
   client: TurbopufferClient,
   namespace: string,
   cleanup: boolean,
   fill: () => T,
 ): T {
-  refuseExisting(client, namespace);
-  try {
+  return fillFreshNamespaces(client, [namespace], cleanup, (created) => {
+    created.push(namespace);
     return fill();
-  } catch (error) {
-    if (cleanup) deleteNamespace(client, namespace);
-    throw error;
-  }
+  });
 }
 
-/** teardown(): deletes the namespace when this run created it and `cleanup` (CLEANUP) asks for it. */
+/** teardown(): deletes the namespaces this run created when `cleanup` (CLEANUP) asks for it. */
 export function makeTeardown(
   client: TurbopufferClient,
   cleanup: boolean,
-): (data?: { namespace: string; created: boolean }) => void {
+): (data?: { created: string[] }) => void {
   return (data) => {
-    if (data?.created && cleanup) deleteNamespace(client, data.namespace);
+    if (cleanup) for (const ns of data?.created ?? []) deleteNamespace(client, ns);
   };
 }

@@ -1,6 +1,7 @@
 // One query's samples as both experiments record them, under the query's tags: its latency from the intended start
 // on the arrival schedule, a failure by status and error class, or the server's performance figures. Init-time k6
 // metrics (lib/metrics.ts); the caller sends the query and adds its experiment's own samples.
+import type { QueryLoad } from './common-knobs';
 import { errorClass } from './metric-names';
 import {
   exhaustiveSearchCount,
@@ -13,16 +14,20 @@ import type { CallResult, Tags } from './turbopuffer-client';
 import type { QueryResponse } from './turbopuffer-wire';
 
 /**
- * When iteration `n` of a constant-arrival-rate scenario was due (scenario start + n / rate): latency measured from
- * there counts a late start too (coordinated omission).
+ * When iteration `n` of the query scenario was due: scenario start + n / rate on an arrival schedule, so latency
+ * measured from there counts a late start too (coordinated omission). A closed loop has no schedule: undefined.
  */
-export function intendedStartMs(scenarioStartMs: number, n: number, ratePerS: number): number {
-  return scenarioStartMs + (n * 1000) / ratePerS;
+export function intendedStartMs(load: QueryLoad, scenarioStartMs: number, n: number): number | undefined {
+  return load.mode === 'arrival' ? scenarioStartMs + (n * 1000) / load.rate : undefined;
 }
 
 /** Records the answer's samples; true when the query succeeded (200), so the caller may read its body. */
-export function recordQuery(res: CallResult<QueryResponse>, tags: Tags, intendedAtMs: number): boolean {
-  queryFromIntendedMs.add(Date.now() - intendedAtMs, tags);
+export function recordQuery(
+  res: CallResult<QueryResponse>,
+  tags: Tags,
+  intendedAtMs: number | undefined,
+): boolean {
+  if (intendedAtMs !== undefined) queryFromIntendedMs.add(Date.now() - intendedAtMs, tags);
   if (res.status !== 200) {
     queryErrors.add(1, { ...tags, status: String(res.status), error_class: errorClass(res.status) });
     return false;

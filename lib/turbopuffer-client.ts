@@ -4,6 +4,7 @@
 import encoding from 'k6/encoding';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import type {
+  AggregateRequest,
   NamespaceMetadata,
   QueryRequest,
   QueryResponse,
@@ -55,7 +56,11 @@ export class TurbopufferClient {
     }));
   }
 
-  query(namespace: string, body: QueryRequest, tags: Tags = {}): CallResult<QueryResponse> {
+  query(
+    namespace: string,
+    body: QueryRequest | AggregateRequest,
+    tags: Tags = {},
+  ): CallResult<QueryResponse> {
     const res = http.post(
       `${this.url(namespace)}/query`,
       JSON.stringify(body),

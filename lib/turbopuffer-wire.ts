@@ -31,6 +31,13 @@ export interface QueryRequest {
   filters?: FilterLeaf;
 }
 
+/** The same endpoint counting the rows a filter matches (`aggregate_by`, no rank_by). */
+export interface AggregateRequest {
+  aggregate_by: Record<string, ['Count']>;
+  consistency: { level: 'strong' | 'eventual' };
+  filters?: FilterLeaf;
+}
+
 export interface QueryPerformance {
   /** Whole milliseconds, as the SDKs declare them. */
   server_total_ms?: number;
@@ -46,6 +53,8 @@ export interface QueryPerformance {
 
 export interface QueryResponse {
   rows?: { id: number | string; $dist?: number }[];
+  /** With aggregate_by: label -> value. */
+  aggregations?: Record<string, number>;
   performance?: QueryPerformance;
   billing?: { billable_logical_bytes_queried?: number; billable_logical_bytes_returned?: number };
 }

@@ -1,29 +1,29 @@
 // Experiment 1, querying while indexing (issue 5): ANN query latency, strong vs eventual, while the namespace is
-// idle, indexing below the backlog limit, and indexing above it. Knobs: lib/backlog/config.ts; logic: lib/backlog/.
-// Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/backlog.js -e ...`).
+// idle, indexing below the backlog limit, and indexing above it. Knobs: lib/backlog/config.ts (`-e HELP=1` lists
+// them); logic: lib/backlog/. Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/backlog.js -e ...`).
+import { BACKLOG_KNOBS } from '../lib/backlog/config';
+import { backlogScript } from '../lib/backlog/script';
+import { knobHelp, knobHelpScript, wantsHelp } from '../lib/knobs';
 
-import { readBacklogConfig } from '../lib/backlog/config';
-import { assertCostAccepted, planCost } from '../lib/backlog/cost-plan';
-import { scenarioOptionsFor, scheduleOf } from '../lib/backlog/options';
-import { scenarioDurationMs } from '../lib/backlog/phases';
-import { makeQuery } from '../lib/backlog/query';
-import { makeSetup } from '../lib/backlog/setup';
-import { makeSummary } from '../lib/backlog/summary';
-import { makeWriter } from '../lib/backlog/writer';
-import { readApiKey } from '../lib/common-knobs';
-import { makeTeardown } from '../lib/namespace-lifecycle';
-import { TurbopufferClient } from '../lib/turbopuffer-client';
-import { readVersions } from '../lib/versions';
-
-// The only place __ENV is read: bad knobs fail here, in init, before anything is written.
+// The only place __ENV is read: bad knobs fail in backlogScript, in init, before anything is written.
 const env = __ENV;
-const config = readBacklogConfig(env);
-assertCostAccepted(env, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
-const client = new TurbopufferClient(config.target.baseUrl, readApiKey(env));
+const script = wantsHelp(env)
+  ? knobHelpScript(
+      knobHelp(
+        'build/backlog.js: experiment 1, querying while indexing. Knobs (-e NAME=value):',
+        [
+          'npx bench run build/backlog.js -e SEED_ROWS=10000 -e QUERY_MODE=workers',
+          'k6 run build/backlog.js -e ...',
+        ],
+        BACKLOG_KNOBS,
+      ),
+      ['query', 'write'],
+    )
+  : backlogScript(env);
 
-export const options = scenarioOptionsFor(config);
-export const setup = makeSetup(config, client);
-export const query = makeQuery(config, client);
-export const write = makeWriter(config, client);
-export const teardown = makeTeardown(client, config.cleanup);
-export const handleSummary = makeSummary(config, readVersions(env));
+export const options = script.options;
+export const setup = script.setup;
+export const query = script.query;
+export const write = script.write;
+export const teardown = script.teardown;
+export const handleSummary = script.handleSummary;

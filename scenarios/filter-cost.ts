@@ -1,30 +1,30 @@
-// Experiment 2, filterable-attribute cost: one namespace configuration per run (attribute type and cardinality,
-// filterable or not, or no attribute): ingest throughput, drain, storage and billing signals, then query latency and
-// recall for ann_only, ann_filtered, filter_ordered and a selectivity sweep. Knobs: lib/filter-cost/config.ts;
-// logic: lib/filter-cost/. `make filter-cost` loops over the configurations (scripts/run-filter-cost.ts).
+// Experiment 2, filterable-attribute cost (issue 12): the published study as one k6 test. setup() gives every
+// configuration of CONFIGURATIONS a fresh namespace and measures its ingest, drain and storage; the query windows
+// then measure ann_only, ann_filtered at 1 %, filter_ordered and the selectivity sweep at strong and eventual
+// consistency; handleSummary writes the report. Knobs: lib/filter-cost/config.ts (`-e HELP=1` lists them); logic:
+// lib/filter-cost/. Runs unchanged on bench's runner and on Grafana k6 (`k6 run build/filter-cost.js -e ...`).
+import { FILTER_COST_KNOBS } from '../lib/filter-cost/config';
+import { filterCostScript } from '../lib/filter-cost/script';
+import { knobHelp, knobHelpScript, wantsHelp } from '../lib/knobs';
 
-import { readApiKey } from '../lib/common-knobs';
-import { assertConfirmed } from '../lib/cost-guard';
-import { planCells } from '../lib/filter-cost/cells';
-import { readFilterCostConfig } from '../lib/filter-cost/config';
-import { formatFilterCostPlan, planFilterCost } from '../lib/filter-cost/cost-plan';
-import { filterCostOptions } from '../lib/filter-cost/options';
-import { makeQuery } from '../lib/filter-cost/query';
-import { makeSetup } from '../lib/filter-cost/setup';
-import { makeSummary } from '../lib/filter-cost/summary';
-import { makeTeardown } from '../lib/namespace-lifecycle';
-import { TurbopufferClient } from '../lib/turbopuffer-client';
-import { readVersions } from '../lib/versions';
-
-// The only place __ENV is read: bad knobs fail here, in init, before anything is written.
+// The only place __ENV is read: bad knobs fail in filterCostScript, in init, before anything is written.
 const env = __ENV;
-const config = readFilterCostConfig(env);
-const plan = planCells(config);
-assertConfirmed(env, config.target, formatFilterCostPlan(config, planFilterCost(config, plan.cells)));
-const client = new TurbopufferClient(config.target.baseUrl, readApiKey(env));
+const script = wantsHelp(env)
+  ? knobHelpScript(
+      knobHelp(
+        'build/filter-cost.js: experiment 2, filterable-attribute cost. Knobs (-e NAME=value):',
+        [
+          'npx bench run build/filter-cost.js -e ROWS=50000 -e QUERY_MODE=workers',
+          'k6 run build/filter-cost.js -e ...',
+        ],
+        FILTER_COST_KNOBS,
+      ),
+      ['query'],
+    )
+  : filterCostScript(env);
 
-export const options = filterCostOptions(config, plan.cells);
-export const setup = makeSetup(config, client, plan.cells);
-export const query = makeQuery(config, client, plan.cells);
-export const teardown = makeTeardown(client, config.cleanup);
-export const handleSummary = makeSummary(config, plan, readVersions(env));
+export const options = script.options;
+export const setup = script.setup;
+export const query = script.query;
+export const teardown = script.teardown;
+export const handleSummary = script.handleSummary;

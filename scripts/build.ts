@@ -1,5 +1,6 @@
 // Bundles everything bench runs: k6 scripts (scenarios/*.ts -> build/*.js) and the Node programs
 // (runner + emulator -> dist/*.js). Type-checking is a separate step (`npm run typecheck`); esbuild only strips types.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,34 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Modules provided by k6 itself (and by bench's runner): never bundled. */
 export const K6_EXTERNALS = ['k6', 'k6/*', 'https://*'];
 
-/** Options for one k6 script bundle. Exported so the runner bundles `.ts` entries on the fly the same way. */
-export function k6BundleOptions(entry: string, outfile: string): esbuild.BuildOptions {
+/** Where a bundle came from, stamped into it as `__BENCH_BUILD__` (lib/versions.ts puts it into every result). */
+export interface Provenance {
+  /** HEAD, 12 hex digits; `unknown` outside a git checkout. */
+  commit: string;
+  /** Tracked files differ from HEAD (untracked files are left out: results and scratch files are untracked). */
+  dirty: boolean;
+  built_at: string;
+}
+
+export function provenance(): Provenance {
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: root, encoding: 'utf8', timeout: 10_000 }).trim();
+  const built_at = new Date().toISOString();
+  try {
+    const commit = git(['rev-parse', '--short=12', 'HEAD']);
+    return { commit, dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '', built_at };
+  } catch {
+    return { commit: 'unknown', dirty: false, built_at };
+  }
+}
+
+/**
+ * Options for one k6 script bundle. Exported so the runner bundles `.ts` entries on the fly the same way (without
+ * provenance: the result then records the commit as unknown).
+ */
+export function k6BundleOptions(entry: string, outfile: string, stamp?: Provenance): esbuild.BuildOptions {
   return {
+    ...(stamp ? { define: { __BENCH_BUILD__: JSON.stringify(stamp) } } : {}),
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -72,8 +98,10 @@ export function nodeEntries(): Record<string, string> {
 }
 
 export async function buildAll(): Promise<void> {
+  // One stamp for every bundle of this build: the commit and state of the tree they all came from.
+  const stamp = provenance();
   const scenarios = scenarioEntries().map((entry) =>
-    esbuild.build(k6BundleOptions(entry, join(root, 'build', `${basename(entry, '.ts')}.js`))),
+    esbuild.build(k6BundleOptions(entry, join(root, 'build', `${basename(entry, '.ts')}.js`), stamp)),
   );
   const node = esbuild.build({
     entryPoints: nodeEntries(),

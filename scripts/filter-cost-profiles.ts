@@ -1,102 +1,58 @@
-// Experiment 2's profiles in one place for `make filter-cost`, `make filter-cost-smoke` and the smoke test: the
-// namespace configurations to loop over (in run order), the knobs every run shares and the emulator's flags.
-// Each configuration is one `bench run build/filter-cost.js` (lib/filter-cost/config.ts reads the knobs).
-
-/** One namespace configuration: the knobs that differ between runs. */
-export interface ConfigurationEnv {
-  ATTRIBUTE: 'none' | 'int' | 'string';
-  CARDINALITY?: string;
-  FILTERABLE?: '0' | '1';
-}
+// Experiment 2's profiles for `make filter-cost`, `make filter-cost-smoke` and the smoke test: the knobs of the one
+// `bench run build/filter-cost.js` and the emulator's flags (lib/filter-cost/config.ts reads the knobs).
+import { PUBLISHED_CONFIGURATIONS } from '../lib/filter-cost/configurations';
 
 export interface FilterCostProfile {
   description: string;
-  /** Flags for `bench emulator` (a fresh emulator per configuration); null = the real service, no emulator. */
+  /** Flags for `bench emulator` (one fresh emulator for the run); null = the real service, no emulator. */
   emulator: string[] | null;
-  /** Knobs every configuration shares (`-e K=V`). */
+  /** Knobs (`-e K=V`), RESULTS_DIR included. */
   env: Record<string, string>;
-  configurations: ConfigurationEnv[];
-  /** Parent of the run's directory: `<dir>/filter-cost-<timestamp>/`. */
-  resultsParent: string;
 }
 
-const NONE: ConfigurationEnv = { ATTRIBUTE: 'none' };
-
-/** Both types at each cardinality (adjacent, so the int/string comparison shares the machine's conditions). */
-function matrix(cardinalities: string[]): ConfigurationEnv[] {
-  return cardinalities.flatMap((c) => [
-    { ATTRIBUTE: 'int', CARDINALITY: c } as ConfigurationEnv,
-    { ATTRIBUTE: 'string', CARDINALITY: c } as ConfigurationEnv,
-  ]);
-}
-
-const UNFILTERED: ConfigurationEnv[] = [
-  { ATTRIBUTE: 'int', CARDINALITY: 'unique', FILTERABLE: '0' },
-  { ATTRIBUTE: 'string', CARDINALITY: 'unique', FILTERABLE: '0' },
-];
+/** 100k distinct values cannot exist in the local profile's 50,000 rows: the local matrix leaves that pair out. */
+const LOCAL_CONFIGURATIONS = PUBLISHED_CONFIGURATIONS.filter((name) => !name.includes('-100k'));
 
 export const PROFILES = {
-  // 50,000 rows per namespace keeps 12 runs (about 1.7 GiB of vectors in all) inside 15 minutes on a 2-core machine.
-  // QUERY_VUS stays at its default (one per query/s: a stall under a second drops no arrival, it shows as latency).
-  // 100k distinct values cannot exist in 50,000 rows, so the local matrix is 2, 100, 10k and unique. The baseline
-  // without an attribute runs first and last: the spread of its two runs shows how much the machine drifted.
+  // The published study scaled to 50,000 rows per namespace (12 namespaces, about 1.8 GB of vectors in the
+  // emulator at once), everything else as published: 10 s measured per cell and consistency, the full sweep.
   local: {
     description:
-      'local profile: 11 configurations (12 runs, the baseline first and last) x 50,000 rows against fresh emulators, 6 s per cell at 20 queries/s (<= 15 min)',
+      `local profile: ${LOCAL_CONFIGURATIONS.length} configurations x 50,000 rows against one fresh emulator, ` +
+      '10 s per cell and consistency (about 16 minutes)',
     emulator: [],
-    env: {
-      ROWS: '50000',
-      QUERY_RATE: '20',
-      QUERY_DURATION_S: '6',
-      QUERY_WARMUP_S: '1',
-      CELL_GAP_S: '1',
-      JIT_WARMUP_S: '3',
-      RECALL_QUERIES: '10',
-    },
-    configurations: [NONE, ...matrix(['2', '100', '10000', 'unique']), ...UNFILTERED, NONE],
-    resultsParent: 'results',
+    env: { ROWS: '50000', CONFIGURATIONS: LOCAL_CONFIGURATIONS.join(','), RESULTS_DIR: 'results' },
   },
-  // The tiny profile `make test` runs (tests/filter-cost/smoke.test.ts): every kind of configuration once.
+  // `make test` runs this (tests/filter-cost/smoke.test.ts): every kind of configuration (baseline twice, a
+  // cardinality without 1 %, one value, a range, a non-filterable twin), both consistencies and a sweep of 0.1, 1,
+  // 10 and 100 %, in under a minute. Tiny vectors keep setup short; 1 s windows are k6's shortest scenarios.
   smoke: {
-    description: 'smoke profile: 4 namespaces x 2,000 rows, 2 s per cell (about a minute)',
+    description:
+      'smoke profile: 6 configurations x 20,000 rows of 32-d vectors, 1 s windows (about a minute)',
     emulator: [],
     env: {
-      ROWS: '2000',
+      ROWS: '20000',
+      DIMS: '32',
+      CONFIGURATIONS: 'baseline-head,int-2,string-100,int-10k,string-10k-unfiltered,baseline-tail',
+      SELECTIVITIES: '0.1,10,100',
       QUERY_RATE: '10',
-      QUERY_DURATION_S: '2',
-      QUERY_WARMUP_S: '1',
-      CELL_GAP_S: '1',
-      JIT_WARMUP_S: '2',
+      QUERY_DURATION_S: '0.8',
+      QUERY_WARMUP_S: '0.2',
+      CELL_GAP_S: '0.2',
+      JIT_WARMUP_S: '1',
       RECALL_QUERIES: '3',
-      WRITE_BATCH_ROWS: '500',
+      WRITE_BATCH_ROWS: '2000',
+      INGEST_WARMUP_ROWS: '4000',
+      RESULTS_DIR: 'results/scratch',
     },
-    configurations: [
-      NONE,
-      { ATTRIBUTE: 'int', CARDINALITY: '2' },
-      { ATTRIBUTE: 'string', CARDINALITY: 'unique' },
-      { ATTRIBUTE: 'int', CARDINALITY: 'unique', FILTERABLE: '0' },
-    ],
-    resultsParent: 'results/scratch',
   },
-  // The published experiment on the real service (TURBOPUFFER_API_KEY + TPUF_BENCH_CONFIRM_COST=1): 13 namespaces
-  // of 1M rows, the script's defaults for everything else.
+  // The published study on the real service (TURBOPUFFER_API_KEY, TURBOPUFFER_REGION, TPUF_BENCH_CONFIRM_COST=1):
+  // 14 namespaces of 1M rows, the script's defaults for everything else.
   service: {
-    description:
-      'real-service profile: 13 namespaces x 1,000,000 rows (costs money; needs TPUF_BENCH_CONFIRM_COST=1)',
+    description: 'real-service profile: the published 14 configurations x 1,000,000 rows (costs money)',
     emulator: null,
-    env: {},
-    configurations: [NONE, ...matrix(['2', '100', '10000', '100000', 'unique']), ...UNFILTERED],
-    resultsParent: 'results',
+    env: { RESULTS_DIR: 'results' },
   },
 } satisfies Record<string, FilterCostProfile>;
 
 export type ProfileName = keyof typeof PROFILES;
-
-/** The knobs of one configuration's run: profile, then configuration, then the caller's overrides. */
-export function configurationEnv(
-  profile: FilterCostProfile,
-  configuration: ConfigurationEnv,
-  overrides: Record<string, string> = {},
-): Record<string, string> {
-  return { ...profile.env, ...configuration, ...overrides } as Record<string, string>;
-}

@@ -65,18 +65,6 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The checked-out commit, marked `-dirty` when tracked files differ from it. */
-function gitCommit(): string {
-  try {
-    const run = (args: string[]) =>
-      execFileSync('git', args, { cwd: root, encoding: 'utf8', timeout: 10_000 }).trim();
-    const sha = run(['rev-parse', '--short=12', 'HEAD']);
-    return run(['status', '--porcelain', '--untracked-files=no']) === '' ? sha : `${sha}-dirty`;
-  } catch {
-    return 'unknown';
-  }
-}
-
 function runnerVersion(): string {
   try {
     return execFileSync(process.execPath, [BENCH, 'version'], { encoding: 'utf8', timeout: 10_000 })
@@ -130,8 +118,6 @@ export async function runBench(o: RunBenchOptions): Promise<number> {
       `BENCH_RUNNER_VERSION=${runnerVersion()}`,
       '-e',
       `BENCH_NODE_VERSION=${process.version}`,
-      '-e',
-      `BENCH_GIT_COMMIT=${gitCommit()}`,
     ];
     runner = spawn(process.execPath, args, {
       cwd: root,

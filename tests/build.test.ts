@@ -1,4 +1,5 @@
 // The bundle pipeline: every scenario becomes an ESM k6 script whose only imports are k6 modules.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +33,23 @@ describe('build/hello.js', () => {
     expect(match).not.toBeNull();
     const map = JSON.parse(Buffer.from(match?.[1] ?? '', 'base64').toString('utf8')) as { sources: string[] };
     expect(map.sources.some((s) => s.endsWith('scenarios/hello.ts'))).toBe(true);
+  });
+});
+
+describe('provenance', () => {
+  it('stamps every experiment bundle with the commit that built it and whether the tree was dirty', () => {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+    }).trim();
+    for (const name of ['backlog.js', 'filter-cost.js']) {
+      const bundle = readFileSync(`${root}/build/${name}`, 'utf8');
+      const stamp =
+        /var define_BENCH_BUILD_default = \{ commit: "([0-9a-f]{12})", dirty: (true|false), built_at: "([^"]+)" \}/.exec(
+          bundle,
+        );
+      expect(stamp?.[1], name).toBe(head);
+      expect(Number.isNaN(Date.parse(stamp?.[3] ?? ''))).toBe(false);
+    }
   });
 });

@@ -1,19 +1,18 @@
 // Experiment 1's knobs: names and defaults of the published harness, the target (read as every experiment reads it,
 // lib/common-knobs.ts) and the refusal rules, all checked before anything is written. Pure: `readBacklogConfig(__ENV)`.
 import {
-  checkQueryMaxVus,
-  readCleanup,
-  readDims,
+  LAUNCHER_KNOBS,
+  type QueryLoad,
+  queryLoadKnobs,
+  RUN_KNOBS,
   readNamespace,
-  readQueryMaxVus,
-  readQueryVus,
-  readResultsDir,
-  readSeed,
   readTarget,
-  readTopK,
+  resolveQueryLoad,
+  TARGET_KNOBS,
   type Target,
 } from '../common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from '../env';
+import { HELP_KNOB, knob, readKnobs } from '../knobs';
 import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 
@@ -38,8 +37,8 @@ export interface BacklogConfig {
   allowSmallThresholds: boolean;
   /** Delete the namespace at the end (also after an abort) when this run created it. @default true */
   cleanup: boolean;
-  /** Queries started per second (open model). @default 100 */
-  queryRate: number;
+  /** The query scenario's load model and size. @default 100 queries/s (arrival), or 8 workers */
+  load: QueryLoad;
   /** @default 10 */
   topK: number;
   /** @default 768 */
@@ -58,9 +57,6 @@ export interface BacklogConfig {
   seedBatchRows: number;
   /** Longest wait for a phase's backlog gate before the phase is given up. @default 900 */
   phaseTimeoutS: number;
-  /** VUs the query scenario pre-allocates and may grow to. @default QUERY_RATE (one second of headroom), both */
-  queryVus: number;
-  queryMaxVus: number;
   /** setup() may take this long (seeding and waiting for the index). @default 1800 */
   setupTimeoutS: number;
   /** Where handleSummary writes `<namespace>-<timestamp>.md|.json`. @default results */
@@ -73,43 +69,94 @@ export const REAL_SERVICE_THRESHOLDS = {
   gtStartBytes: Math.floor(2.1 * 2 ** 30),
 } as const;
 
+/** The published harness ran 8 query workers; bench's default is the open model at 100 queries/s. */
+const LOAD_DEFAULTS = { rate: 100, workers: 8 };
+
+/** Every knob of experiment 1: name, default, meaning and parser (`-e HELP=1` prints this table). */
+export const BACKLOG_KNOBS = {
+  ...TARGET_KNOBS,
+  NAMESPACE: knob('bench-backlog-<timestamp>', 'namespace to create (an existing one is refused)', (e) =>
+    readNamespace(e),
+  ),
+  SEED_ROWS: knob('100000', 'rows written and indexed in setup, before the idle phase', (e, n) =>
+    e.int(n, 100000, { min: 1 }),
+  ),
+  MAX_TOTAL_ROWS: knob('1500000', 'ceiling on rows ever written (seed included)', (e, n) =>
+    e.int(n, 1500000, { min: 1 }),
+  ),
+  QUERY_DURATION_S: knob('60', 'measured seconds per cell', (e, n) => e.int(n, 60, { min: 1 })),
+  QUERY_WARMUP_S: knob('10', 'warm-up seconds before each cell (samples tagged transition)', (e, n) =>
+    e.int(n, 10, { min: 0 }),
+  ),
+  LT_START_BYTES: knob('512MiB', 'below-limit window start (index.unindexed_bytes)', (e, n) =>
+    e.size(n, REAL_SERVICE_THRESHOLDS.ltStartBytes),
+  ),
+  LT_CAP_BYTES: knob('1.75GiB', 'below-limit window end', (e, n) =>
+    e.size(n, REAL_SERVICE_THRESHOLDS.ltCapBytes),
+  ),
+  GT_START_BYTES: knob('2.10GiB', 'above-limit floor', (e, n) =>
+    e.size(n, REAL_SERVICE_THRESHOLDS.gtStartBytes),
+  ),
+  ALLOW_SMALL_THRESHOLDS: knob(
+    '0',
+    '1 allows thresholds below the three defaults (scaled emulator runs)',
+    (e, n) => e.bool(n, false),
+  ),
+  ...queryLoadKnobs(LOAD_DEFAULTS),
+  WRITERS: knob(
+    '4',
+    'writer VUs; with WRITE_BATCH_ROWS they must out-pace indexing or the gates never hold',
+    (e, n) => e.int(n, 4, { min: 1, max: 256 }),
+  ),
+  WRITE_BATCH_ROWS: knob(
+    '2000, at most 1/4 of the window',
+    'rows per writer request (about 6 MB at 768 dims)',
+    (e, n) => (e.raw(n) === undefined ? undefined : e.int(n, 0, { min: 1 })),
+  ),
+  SEED_BATCH_ROWS: knob('1000', 'rows per write request while seeding', (e, n) => e.int(n, 1000, { min: 1 })),
+  PHASE_TIMEOUT_S: knob(
+    '900',
+    "longest wait for a phase's backlog gate before the phase is given up",
+    (e, n) => e.int(n, 900, { min: 1 }),
+  ),
+  SETUP_TIMEOUT_S: knob('1800', 'seeding plus indexing may take this long', (e, n) =>
+    e.int(n, 1800, { min: 10 }),
+  ),
+  ...RUN_KNOBS,
+  ...LAUNCHER_KNOBS,
+  [HELP_KNOB]: knob('0', '1 prints this table and runs nothing', (e, n) => e.bool(n, false)),
+};
+
 export function readBacklogConfig(env: EnvRecord): BacklogConfig {
   const e = new EnvReader(env);
-  const target = readTarget(e);
-  const dims = readDims(e);
-  const queryRate = e.number('QUERY_RATE', 100, { min: 0.1, max: 100000 });
+  const k = readKnobs(BACKLOG_KNOBS, e);
   // Small windows (scaled runs) need finer writes: by default a batch is at most a quarter of the window.
-  const window =
-    e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes) -
-    e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes);
-  const defaultBatch = Math.max(1, Math.min(2000, Math.floor(window / 4 / rowBytes(dims))));
-  // QUERY_MAX_VUS defaults to QUERY_VUS, so all are pre-allocated: a VU created mid-run has not watched the phase
-  // gates open, so it may count its samples only in part of a cell (./phases.ts).
-  const queryVus = readQueryVus(e, queryRate);
+  const window = k.LT_CAP_BYTES - k.LT_START_BYTES;
+  const defaultBatch = Math.max(1, Math.min(2000, Math.floor(window / 4 / rowBytes(k.DIMS))));
   const config: BacklogConfig = {
-    target,
-    namespace: readNamespace(e),
-    seedRows: e.int('SEED_ROWS', 100000, { min: 1 }),
-    maxTotalRows: e.int('MAX_TOTAL_ROWS', 1500000, { min: 1 }),
-    queryDurationS: e.int('QUERY_DURATION_S', 60, { min: 1 }),
-    queryWarmupS: e.int('QUERY_WARMUP_S', 10, { min: 0 }),
-    ltStartBytes: e.size('LT_START_BYTES', REAL_SERVICE_THRESHOLDS.ltStartBytes),
-    ltCapBytes: e.size('LT_CAP_BYTES', REAL_SERVICE_THRESHOLDS.ltCapBytes),
-    gtStartBytes: e.size('GT_START_BYTES', REAL_SERVICE_THRESHOLDS.gtStartBytes),
-    allowSmallThresholds: e.bool('ALLOW_SMALL_THRESHOLDS', false),
-    cleanup: readCleanup(e),
-    queryRate,
-    topK: readTopK(e),
-    dims,
-    seed: readSeed(e),
-    writers: e.int('WRITERS', 4, { min: 1, max: 256 }),
-    writeBatchRows: e.int('WRITE_BATCH_ROWS', defaultBatch, { min: 1 }),
-    seedBatchRows: e.int('SEED_BATCH_ROWS', 1000, { min: 1 }),
-    phaseTimeoutS: e.int('PHASE_TIMEOUT_S', 900, { min: 1 }),
-    queryVus,
-    queryMaxVus: readQueryMaxVus(e, queryVus),
-    setupTimeoutS: e.int('SETUP_TIMEOUT_S', 1800, { min: 10 }),
-    resultsDir: readResultsDir(e),
+    target: readTarget(e),
+    namespace: k.NAMESPACE,
+    seedRows: k.SEED_ROWS,
+    maxTotalRows: k.MAX_TOTAL_ROWS,
+    queryDurationS: k.QUERY_DURATION_S,
+    queryWarmupS: k.QUERY_WARMUP_S,
+    ltStartBytes: k.LT_START_BYTES,
+    ltCapBytes: k.LT_CAP_BYTES,
+    gtStartBytes: k.GT_START_BYTES,
+    allowSmallThresholds: k.ALLOW_SMALL_THRESHOLDS,
+    cleanup: k.CLEANUP,
+    // All query VUs are pre-allocated by default: a VU created mid-run has not watched the phase gates open, so it
+    // may count its samples only in part of a cell (./phases.ts).
+    load: resolveQueryLoad(k, LOAD_DEFAULTS),
+    topK: k.TOP_K,
+    dims: k.DIMS,
+    seed: k.SEED,
+    writers: k.WRITERS,
+    writeBatchRows: k.WRITE_BATCH_ROWS ?? defaultBatch,
+    seedBatchRows: k.SEED_BATCH_ROWS,
+    phaseTimeoutS: k.PHASE_TIMEOUT_S,
+    setupTimeoutS: k.SETUP_TIMEOUT_S,
+    resultsDir: k.RESULTS_DIR,
   };
   checkConsistency(config);
   return config;
@@ -150,7 +197,6 @@ function checkConsistency(c: BacklogConfig): void {
       `${c.maxTotalRows} rows leave ${formatBytes(writable)} for writes after SEED_ROWS=${c.seedRows}, ` +
         `less than GT_START_BYTES=${formatBytes(c.gtStartBytes)}: the above-limit phase could never be reached`,
     );
-  checkQueryMaxVus(c);
 }
 
 function envName(key: keyof typeof REAL_SERVICE_THRESHOLDS): string {

@@ -2,6 +2,7 @@
 // named by the shared refusal (lib/cost-guard.ts). Pure.
 import { assertConfirmed } from '../cost-guard';
 import type { EnvRecord } from '../env';
+import { queryRateBound, queryScenarioVus } from '../query-scenario';
 import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 import type { BacklogConfig } from './config';
@@ -29,8 +30,8 @@ export function planCost(c: BacklogConfig, durationMs: number): CostPlan {
     seedRows: c.seedRows,
     maxRows: c.maxTotalRows,
     maxBytes: c.maxTotalRows * rowBytes(c.dims),
-    maxQueries: Math.ceil(c.queryRate * durationS),
-    maxMetadataReads: (c.writers + c.queryMaxVus) * durationS,
+    maxQueries: Math.ceil(queryRateBound(c.load) * durationS),
+    maxMetadataReads: (c.writers + queryScenarioVus(c.load)) * durationS,
     durationS,
   };
 }

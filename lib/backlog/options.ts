@@ -1,7 +1,8 @@
-// Experiment 1's k6 options from its config: the open-model query scenario, a writer scenario and the thresholds.
+// Experiment 1's k6 options from its config: the query scenario (open model or closed-loop workers), a writer scenario
+// and the thresholds.
 // Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
 import type { ConstantVUsScenario, Options } from 'k6/options';
-import { queryArrivalScenario } from '../query-scenario';
+import { queryScenario as sharedQueryScenario } from '../query-scenario';
 import { SUMMARY_TREND_STATS } from '../results/summary-data';
 import type { BacklogConfig } from './config';
 import { type Gates, type Schedule, scenarioDurationMs } from './phases';
@@ -19,9 +20,9 @@ export function gatesOf(c: BacklogConfig): Gates {
   return { ltStartBytes: c.ltStartBytes, ltCapBytes: c.ltCapBytes, gtStartBytes: c.gtStartBytes };
 }
 
-/** Queries at QUERY_RATE per second for the whole bounded duration; iterations after the last cell are no-ops. */
+/** Queries for the whole bounded duration (QUERY_MODE decides the load); iterations after the last cell are no-ops. */
 export function queryScenario(c: BacklogConfig, durationS: number) {
-  return queryArrivalScenario(c, { durationS, gracefulStopS: 10 });
+  return sharedQueryScenario(c.load, { durationMs: durationS * 1000, gracefulStopMs: 10_000 });
 }
 
 /** Writers loop for the same duration; each iteration is one write (or waits until one is due). */
@@ -39,7 +40,7 @@ export function scenarioOptionsFor(c: BacklogConfig): Options {
   const durationS = Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
   return {
     scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },
-    thresholds: backlogThresholds(gatesOf(c)),
+    thresholds: backlogThresholds(gatesOf(c), c.load.mode),
     setupTimeout: `${c.setupTimeoutS}s`,
     teardownTimeout: '120s',
     summaryTrendStats: [...SUMMARY_TREND_STATS],

@@ -36,7 +36,7 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
     recordQuery(
       res,
       tags,
-      intendedStartMs(exec.scenario.startTime, exec.scenario.iterationInTest, config.queryRate),
+      intendedStartMs(config.load, exec.scenario.startTime, exec.scenario.iterationInTest),
     );
   };
 }

@@ -6,7 +6,7 @@ export interface SetupData {
   /** Start of the idle phase's cells: a wall-clock grid tick shortly after setup() returned (epoch ms). */
   t0: number;
   startedAtMs: number;
-  /** True when this run created the namespace (only then may CLEANUP delete it). */
-  created: boolean;
+  /** The namespace when this run created it (only then may CLEANUP delete it). */
+  created: string[];
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
 }

@@ -30,7 +30,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
         // One spare tick so every VU has started before the first cell.
         t0: nextTick(Date.now()) + TICK_MS,
         startedAtMs,
-        created: true,
+        created: [namespace],
         setupSnapshot: snapshot,
       };
     });

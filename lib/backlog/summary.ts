@@ -17,6 +17,7 @@ export function makeSummary(
   return makeHandleSummary<SetupData, BacklogResult>({
     title: 'backlog experiment',
     resultsDir: config.resultsDir,
+    fileName: (setup) => setup.namespace,
     build: (data, setup, finishedAtMs) =>
       buildResult(data, config, {
         namespace: setup.namespace,

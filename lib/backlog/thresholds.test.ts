@@ -7,7 +7,7 @@ const MiB = 2 ** 20;
 const gates = { ltStartBytes: 1 * MiB, ltCapBytes: 4 * MiB, gtStartBytes: 8 * MiB };
 
 describe('backlogThresholds', () => {
-  const t = backlogThresholds(gates);
+  const t = backlogThresholds(gates, 'arrival');
 
   it('encodes the acceptance checks of the issue', () => {
     expect(t.dropped_iterations).toEqual(['count==0']);
@@ -59,14 +59,14 @@ describe('scenario options', () => {
         exec: 'query',
         rate: 10,
         timeUnit: '1s',
-        duration: '72s',
+        duration: '72000ms',
         preAllocatedVUs: 10,
         maxVUs: 10,
-        gracefulStop: '10s',
+        gracefulStop: '10000ms',
       },
       writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '72s', gracefulStop: '5s' },
     });
-    expect(options.thresholds).toEqual(backlogThresholds(gatesOf(config)));
+    expect(options.thresholds).toEqual(backlogThresholds(gatesOf(config), 'arrival'));
     expect(options.summaryTrendStats).toContain('p(99)');
   });
 });

@@ -2,12 +2,13 @@
 // expressions on every other per-cell sub-metric, because k6 only puts sub-metrics named in thresholds into the
 // handleSummary data the result files are built from. Pure.
 
+import type { QueryLoad } from '../common-knobs';
 import { ERROR_CLASSES, queryTrendKeys, type Thresholds } from '../metric-names';
 import { cellKeys } from './metric-keys';
 import type { Gates, PhaseName } from './phases';
 import { CONSISTENCIES, PHASES } from './phases';
 
-export function backlogThresholds(g: Gates): Thresholds {
+export function backlogThresholds(g: Gates, mode: QueryLoad['mode']): Thresholds {
   const t: Thresholds = { dropped_iterations: ['count==0'] };
   for (const phase of PHASES) {
     for (const consistency of CONSISTENCIES) {
@@ -19,7 +20,7 @@ export function backlogThresholds(g: Gates): Thresholds {
       t[k.failed] = [consistency === 'eventual' ? 'rate==0' : strongAbove ? 'rate>0' : 'rate>=0'];
       for (const cls of ERROR_CLASSES)
         t[k.errors(cls)] = [strongAbove && cls !== '429' ? 'count==0' : 'count>=0'];
-      for (const key of queryTrendKeys(k)) t[key] = ['max>=0'];
+      for (const key of queryTrendKeys(k, mode)) t[key] = ['max>=0'];
       for (const edge of ['start', 'end'] as const) {
         // The backlog at both window edges is inside the phase's window.
         t[k.unindexed(edge)] = backlogRule(phase, g);

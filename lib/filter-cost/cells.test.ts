@@ -1,54 +1,103 @@
 import { describe, expect, it } from 'vitest';
-import { planCells } from './cells';
+import { distinctFilters, planStudy } from './cells';
 import { readFilterCostConfig } from './config';
 
-const config = (env: Record<string, string>) => readFilterCostConfig({ ROWS: '50000', ...env });
+const ids = (env: Record<string, string>) => planStudy(readFilterCostConfig(env)).cells.map((c) => c.id);
 
-describe('planCells', () => {
-  it('plans every cell for a high cardinality, with exact match counts and expected rows', () => {
-    const { cells, unreachable } = planCells(config({ ATTRIBUTE: 'string', CARDINALITY: 'unique' }));
-    expect(unreachable).toEqual([]);
-    expect(cells.map((c) => [c.id, c.shape, c.selectivity, c.matches, c.expectedRows])).toEqual([
-      ['ann_only', 'ann_only', '100', 50000, 10],
-      ['ann_filtered', 'ann_filtered', '0.002', 1, 1],
-      ['filter_ordered', 'filter_ordered', '50', 25000, 10],
-      ['ann_range_0_1', 'ann_range', '0.1', 50, 10],
-      ['ann_range_1', 'ann_range', '1', 500, 10],
-      ['ann_range_10', 'ann_range', '10', 5000, 10],
-      ['ann_range_50', 'ann_range', '50', 25000, 10],
-      ['ann_range_100', 'ann_range', '100', 50000, 10],
+describe('planStudy', () => {
+  it('plans the published study: ann_only everywhere, 1% cells where reachable, the sweep on int-10k', () => {
+    const plan = planStudy(readFilterCostConfig({}));
+    const perConfiguration = new Map<string, string[]>();
+    for (const c of plan.cells)
+      perConfiguration.set(c.configuration, [
+        ...(perConfiguration.get(c.configuration) ?? []),
+        `${c.shape}/${c.selectivityTag}`,
+      ]);
+    const headline = ['ann_only/100', 'ann_filtered/1', 'filter_ordered/1'];
+    expect(Object.fromEntries(perConfiguration)).toEqual({
+      'baseline-head': ['ann_only/100'],
+      'int-2': ['ann_only/100'],
+      'string-2': ['ann_only/100'],
+      'int-100': headline,
+      'string-100': headline,
+      'int-10k': [
+        'ann_only/100',
+        ...['0.1', '1', '10', '50', '100'].flatMap((s) => [`ann_filtered/${s}`, `filter_ordered/${s}`]),
+      ],
+      'string-10k': headline,
+      'int-100k': headline,
+      'string-100k': headline,
+      'int-unique': headline,
+      'string-unique': headline,
+      'int-10k-unfiltered': ['ann_only/100'],
+      'string-10k-unfiltered': ['ann_only/100'],
+      'baseline-tail': ['ann_only/100'],
+    });
+    expect(plan.cells).toHaveLength(38);
+    expect(plan.unreachable).toEqual([
+      {
+        configuration: 'int-2',
+        selectivityTag: '1',
+        reason: '2 values cover no set of exactly 10000 rows (nearest: 0 or 500000)',
+      },
+      {
+        configuration: 'string-2',
+        selectivityTag: '1',
+        reason: '2 values cover no set of exactly 10000 rows (nearest: 0 or 500000)',
+      },
     ]);
-    expect(cells[1].filter).toEqual(['attr', 'Eq', 'v0025000']);
-    expect(cells[2].filter).toEqual(['attr', 'Gte', 'v0025000']);
-    expect(cells[3].filter).toEqual(['attr', 'Lt', 'v0000050']);
-    expect(cells[0].filter).toBeUndefined();
   });
 
-  it('leaves out the sweep points a low cardinality cannot reach, saying why', () => {
-    const { cells, unreachable } = planCells(config({ CARDINALITY: '2' }));
-    expect(cells.map((c) => c.id)).toEqual([
-      'ann_only',
-      'ann_filtered',
-      'filter_ordered',
-      'ann_range_50',
-      'ann_range_100',
-    ]);
-    expect(cells[1]).toMatchObject({ selectivity: '50', matches: 25000, filter: ['attr', 'Eq', 1] });
-    expect(unreachable.map((u) => u.selectivity)).toEqual(['0.1', '1', '10']);
-    expect(unreachable[0].reason).toBe(
-      'cardinality 2 has no set of values covering exactly 50 rows (nearest: 0 or 25000)',
+  it('gives each cell its exact filter, match count and expected answer size', () => {
+    const plan = planStudy(
+      readFilterCostConfig({ ROWS: '50000', CONFIGURATIONS: 'int-100,string-unique,int-10k' }),
     );
+    const byId = Object.fromEntries(plan.cells.map((c) => [c.id, c]));
+    expect(byId['int-100/ann_filtered/1']).toMatchObject({
+      filter: ['attr', 'Eq', 0],
+      expectedMatches: 500,
+      expectedRows: 10,
+    });
+    expect(byId['string-unique/filter_ordered/1']).toMatchObject({
+      filter: ['attr', 'Lt', 'v0000500'],
+      expectedMatches: 500,
+    });
+    expect(byId['int-10k/ann_filtered/0.1']).toMatchObject({
+      filter: ['attr', 'Lt', 10],
+      expectedMatches: 50,
+    });
+    expect(byId['int-10k/ann_filtered/100']).toMatchObject({
+      filter: ['attr', 'Lt', 10_000],
+      expectedMatches: 50_000,
+    });
+    expect(byId['int-100/ann_only/100']).toMatchObject({
+      filter: null,
+      expectedMatches: 50_000,
+      selectivity: 1,
+    });
   });
 
-  it('has only ann_only without a filterable attribute', () => {
-    const envs: Record<string, string>[] = [
-      { ATTRIBUTE: 'none' },
-      { CARDINALITY: 'unique', FILTERABLE: '0' },
-    ];
-    for (const env of envs)
-      expect(planCells(config(env))).toEqual({
-        cells: [{ id: 'ann_only', shape: 'ann_only', selectivity: '100', matches: 50000, expectedRows: 10 }],
-        unreachable: [],
-      });
+  it('keeps SELECTIVITIES order and adds the headline 1% when the sweep leaves it out', () => {
+    expect(ids({ CONFIGURATIONS: 'int-10k', SELECTIVITIES: '50,10' })).toEqual([
+      'int-10k/ann_only/100',
+      'int-10k/ann_filtered/1',
+      'int-10k/filter_ordered/1',
+      'int-10k/ann_filtered/50',
+      'int-10k/filter_ordered/50',
+      'int-10k/ann_filtered/10',
+      'int-10k/filter_ordered/10',
+    ]);
+  });
+
+  it('counts each filter once, whichever shapes use it', () => {
+    const plan = planStudy(readFilterCostConfig({ CONFIGURATIONS: 'baseline,int-100,int-10k' }));
+    expect(distinctFilters(plan.cells).map((c) => `${c.configuration}/${c.selectivityTag}`)).toEqual([
+      'int-100/1',
+      'int-10k/0.1',
+      'int-10k/1',
+      'int-10k/10',
+      'int-10k/50',
+      'int-10k/100',
+    ]);
   });
 });

@@ -1,183 +1,235 @@
-// Experiment 2's knobs: one namespace configuration (attribute type, cardinality, filterable or not, or no
-// attribute at all), its scale, the query cells' timing and the target, all checked before anything is written.
-// Pure: `readFilterCostConfig(__ENV)`.
-
+// Experiment 2's knobs as one table (name, default, meaning, parser; `-e HELP=1` prints it) and the resolved config:
+// the configurations of the study, their scale, the query cells' timing and load, and the target, all checked before
+// anything is written. Pure: `readFilterCostConfig(__ENV)`.
 import {
-  checkQueryMaxVus,
-  readCleanup,
-  readDims,
-  readNamespace,
-  readQueryMaxVus,
-  readQueryVus,
-  readResultsDir,
-  readSeed,
+  LAUNCHER_KNOBS,
+  type QueryLoad,
+  queryLoadKnobs,
+  queryLoadRecord,
+  RUN_KNOBS,
   readTarget,
-  readTopK,
+  resolveQueryLoad,
+  TARGET_KNOBS,
   type Target,
 } from '../common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from '../env';
+import { HELP_KNOB, knob, readKnobs } from '../knobs';
 import { MAX_ROWS } from './attribute-values';
+import {
+  type Configuration,
+  isFilterable,
+  PUBLISHED_CONFIGURATIONS,
+  parseConfigurations,
+} from './configurations';
 import { formatPercentTag } from './selectivity';
 
-export type AttributeKind = 'none' | 'int' | 'string';
-export type ConsistencyLevel = 'eventual' | 'strong';
-
-/** The one attribute every row carries (besides id and vector). */
+/** The one attribute every configuration's rows carry (besides id and vector). */
 export const ATTRIBUTE_NAME = 'attr';
 
-/** Every knob, resolved. Serialised as `config` in the result JSON. */
-export interface FilterCostConfig {
-  target: Target;
-  /** Namespace to create; undefined = `bench-filter-cost-<label>-<timestamp>` chosen in setup(). */
-  namespace: string | undefined;
-  /** The configuration's name in results and tags: `none`, `int-100`, `string-unique`, `int-unique-unfiltered`. */
-  label: string;
-  /** Rows written (ids 0 .. ROWS - 1). @default 1000000 */
-  rows: number;
-  /** Type of the attribute, or `none` for the baseline without one. @default int */
-  attribute: AttributeKind;
-  /** Distinct values of the attribute (CARDINALITY, a number or `unique` = ROWS). @default 100 */
-  cardinality: number;
-  /** Declared `filterable`; false is the baseline turbopuffer bills 50% less for. @default true */
-  filterable: boolean;
-  /** Selectivity sweep as fractions of rows matching (SELECTIVITIES in percent). @default 0.1,1,10,50,100 % */
-  selectivities: number[];
-  /** Queries started per second in every cell (open model). @default 10 */
-  queryRate: number;
-  /** Measured seconds per cell, after QUERY_WARMUP_S unmeasured ones. @default 30, 5 */
-  queryDurationS: number;
-  queryWarmupS: number;
-  /** Idle seconds after each cell (its graceful stop), so cells never overlap. @default 2 */
-  cellGapS: number;
-  /** Unmeasured ANN queries before the first cell, while the query VUs warm up. @default 5 */
-  jitWarmupS: number;
-  /** @default eventual: the namespace is fully indexed, so eventual reads see every row without the strong floor */
-  consistency: ConsistencyLevel;
-  /** @default 10 */
-  topK: number;
-  /** @default 768 */
-  dims: number;
-  /** Seed of vectors and attribute values; undefined = drawn in setup() and printed. */
-  seed: number | undefined;
-  /** Rows per write request while ingesting. @default 1000 (about 4 MB of JSON at 768 dims) */
-  writeBatchRows: number;
-  /** Write requests in flight at once while ingesting (http.batch). @default 4 */
-  writeConcurrency: number;
-  /** Query vectors per cell for recall@TOP_K against exact kNN with the same filter; 0 = none. @default 10 */
-  recallQueries: number;
-  /** VUs of each cell's arrival-rate scenario. @default max(2, QUERY_RATE), both */
-  queryVus: number;
-  queryMaxVus: number;
-  /** setup() (ingest, drain, recall probes) may take this long. @default 7200 */
-  setupTimeoutS: number;
-  /** Delete the namespace at the end (also after a failed setup) when this run created it. @default true */
-  cleanup: boolean;
-  /** Where handleSummary writes `<namespace>-<timestamp>.md|.json`. @default results */
-  resultsDir: string;
-}
+/** The share of rows the headline cells' filter matches, as published. */
+export const HEADLINE_SELECTIVITY = 0.01;
 
 /** The published sweep: 0.1 % to 100 % of rows matching. */
 const DEFAULT_SELECTIVITIES = '0.1,1,10,50,100';
 
+/** The published runs used 2 query workers; bench's default is the open model. */
+const LOAD_DEFAULTS = { rate: 20, workers: 2 };
+
+/** Every knob, resolved. Serialised (under the knob names) as `config` in the result JSON. */
+export interface FilterCostConfig {
+  target: Target;
+  /** Namespaces are `<prefix>-<configuration>`; undefined = `bench-filter-cost-<timestamp>` chosen in setup(). */
+  namespacePrefix: string | undefined;
+  rows: number;
+  /** In run order, one fresh namespace each. */
+  configurations: Configuration[];
+  /** The configuration that gets the selectivity sweep (both filtered shapes); null = no sweep. */
+  sweepConfiguration: string | null;
+  /** Sweep points as fractions of rows matching. */
+  selectivities: number[];
+  /** Per window (one cell at one consistency): warm-up, measured and idle seconds. */
+  queryWarmupS: number;
+  queryDurationS: number;
+  cellGapS: number;
+  /** Unmeasured queries before the first window, while the runtime warms up. */
+  jitWarmupS: number;
+  load: QueryLoad;
+  topK: number;
+  dims: number;
+  /** undefined = drawn in setup() and printed. */
+  seed: number | undefined;
+  writeBatchRows: number;
+  writeConcurrency: number;
+  /** Rows of the throwaway warm-up namespace (0 = none). */
+  ingestWarmupRows: number;
+  /** Metadata poll interval while ingesting and draining (the resolution of drain durations). */
+  pollIntervalS: number;
+  drainTimeoutS: number;
+  recallQueries: number;
+  setupTimeoutS: number;
+  cleanup: boolean;
+  resultsDir: string;
+}
+
+const seconds = (e: EnvReader, name: string, fallback: number, min: number) =>
+  e.number(name, fallback, { min, max: 86_400 });
+
+/** Every knob of experiment 2: name, default, meaning and parser. */
+export const FILTER_COST_KNOBS = {
+  ...TARGET_KNOBS,
+  NAMESPACE_PREFIX: knob(
+    'bench-filter-cost-<timestamp>',
+    'namespaces are <prefix>-<configuration>; an existing one is refused',
+    (e, n) => {
+      const p = e.optionalString(n);
+      if (p !== undefined && !/^[A-Za-z0-9._-]{1,96}$/.test(p))
+        throw new EnvError(n, `"${p}" is not a namespace prefix: use 1-96 characters of A-Z a-z 0-9 - _ .`);
+      return p;
+    },
+  ),
+  ROWS: knob(
+    '1000000',
+    'rows per namespace (ids 0 .. ROWS-1), 768-d f32 vectors plus the attribute',
+    (e, n) => e.int(n, 1_000_000, { min: 1, max: MAX_ROWS }),
+  ),
+  CONFIGURATIONS: knob(
+    'the published 14',
+    `namespaces in run order: ${PUBLISHED_CONFIGURATIONS.join(',')}`,
+    (e, n) => e.string(n, PUBLISHED_CONFIGURATIONS.join(',')),
+  ),
+  SWEEP_CONFIGURATION: knob(
+    'int-10k',
+    'the configuration swept over SELECTIVITIES ("none": no sweep)',
+    (e, n) => e.string(n, 'int-10k'),
+  ),
+  SELECTIVITIES: knob(DEFAULT_SELECTIVITIES, 'sweep points, percent of rows matching', (e, n) =>
+    readSelectivities(e, n),
+  ),
+  QUERY_DURATION_S: knob('10', 'measured seconds per cell and consistency', (e, n) => seconds(e, n, 10, 0.1)),
+  QUERY_WARMUP_S: knob('2', 'unmeasured seconds before each measured window', (e, n) => seconds(e, n, 2, 0)),
+  CELL_GAP_S: knob(
+    '1',
+    'idle seconds after each window (its graceful stop), so windows never overlap',
+    (e, n) => seconds(e, n, 1, 0.1),
+  ),
+  JIT_WARMUP_S: knob('5', 'unmeasured ANN queries before the first window', (e, n) => seconds(e, n, 5, 0)),
+  ...queryLoadKnobs(LOAD_DEFAULTS),
+  WRITE_BATCH_ROWS: knob('1000', 'rows per write request (about 4 MB of JSON at 768 dims)', (e, n) =>
+    e.int(n, 1000, { min: 1, max: 100_000 }),
+  ),
+  INGEST_WARMUP_ROWS: knob(
+    '10 x WRITE_BATCH_ROWS',
+    'rows written to a throwaway namespace first (deleted at once), so the first configuration does not pay warm-up',
+    (e, n) => (e.raw(n) === undefined ? undefined : e.int(n, 0, { min: 0, max: MAX_ROWS })),
+  ),
+  WRITE_CONCURRENCY: knob('4', 'write requests in flight at once while ingesting', (e, n) =>
+    e.int(n, 4, { min: 1, max: 64 }),
+  ),
+  POLL_INTERVAL_S: knob(
+    '0.25 (emulator), 1 (service)',
+    'metadata poll interval while ingesting and draining: the resolution of every drain duration',
+    (e, n) => (e.raw(n) === undefined ? undefined : e.number(n, 1, { min: 0.05, max: 60 })),
+  ),
+  DRAIN_TIMEOUT_S: knob('1800', "longest wait for one namespace's index after its last write", (e, n) =>
+    e.int(n, 1800, { min: 1 }),
+  ),
+  RECALL_QUERIES: knob(
+    '10',
+    'probes per ANN cell for recall@10 against exact kNN with the same filter; 0 = none',
+    (e, n) => e.int(n, 10, { min: 0, max: 1000 }),
+  ),
+  SETUP_TIMEOUT_S: knob(
+    '21600',
+    "every namespace's ingest, drain and probes together may take this long",
+    (e, n) => e.int(n, 21_600, { min: 10 }),
+  ),
+  ...RUN_KNOBS,
+  ...LAUNCHER_KNOBS,
+  [HELP_KNOB]: knob('0', '1 prints this table and runs nothing', (e, n) => e.bool(n, false)),
+};
+
 export function readFilterCostConfig(env: EnvRecord): FilterCostConfig {
   const e = new EnvReader(env);
-  const rows = e.int('ROWS', 1_000_000, { min: 1, max: MAX_ROWS });
-  const attribute = e.oneOf<AttributeKind>('ATTRIBUTE', ['none', 'int', 'string'], 'int');
-  if (attribute === 'none')
-    for (const name of ['CARDINALITY', 'FILTERABLE'])
-      if (e.raw(name) !== undefined)
-        throw new EnvError(
-          name,
-          'has no effect with ATTRIBUTE=none (the baseline without an attribute): unset it',
-        );
-  const cardinality = readCardinality(e, rows);
-  const filterable = e.bool('FILTERABLE', true);
-  const queryRate = e.number('QUERY_RATE', 10, { min: 0.1, max: 10000 });
-  const queryVus = readQueryVus(e, queryRate);
+  const k = readKnobs(FILTER_COST_KNOBS, e);
+  const target = readTarget(e);
+  const configurations = parseConfigurations(k.CONFIGURATIONS, k.ROWS);
   const config: FilterCostConfig = {
-    target: readTarget(e),
-    namespace: readNamespace(e),
-    label: configLabel(attribute, cardinality, rows, filterable),
-    rows,
-    attribute,
-    cardinality,
-    filterable,
-    selectivities: readSelectivities(e),
-    queryRate,
-    queryDurationS: e.int('QUERY_DURATION_S', 30, { min: 1 }),
-    queryWarmupS: e.int('QUERY_WARMUP_S', 5, { min: 0 }),
-    cellGapS: e.int('CELL_GAP_S', 2, { min: 0 }),
-    jitWarmupS: e.int('JIT_WARMUP_S', 5, { min: 0 }),
-    consistency: e.oneOf<ConsistencyLevel>('CONSISTENCY', ['eventual', 'strong'], 'eventual'),
-    topK: readTopK(e),
-    dims: readDims(e),
-    seed: readSeed(e),
-    writeBatchRows: e.int('WRITE_BATCH_ROWS', 1000, { min: 1, max: 100_000 }),
-    writeConcurrency: e.int('WRITE_CONCURRENCY', 4, { min: 1, max: 64 }),
-    recallQueries: e.int('RECALL_QUERIES', 10, { min: 0, max: 1000 }),
-    queryVus,
-    queryMaxVus: readQueryMaxVus(e, queryVus),
-    setupTimeoutS: e.int('SETUP_TIMEOUT_S', 7200, { min: 10 }),
-    cleanup: readCleanup(e),
-    resultsDir: readResultsDir(e),
+    target,
+    namespacePrefix: k.NAMESPACE_PREFIX,
+    rows: k.ROWS,
+    configurations,
+    sweepConfiguration: readSweep(k.SWEEP_CONFIGURATION, configurations),
+    selectivities: k.SELECTIVITIES,
+    queryWarmupS: k.QUERY_WARMUP_S,
+    queryDurationS: k.QUERY_DURATION_S,
+    cellGapS: k.CELL_GAP_S,
+    jitWarmupS: k.JIT_WARMUP_S,
+    load: resolveQueryLoad(k, LOAD_DEFAULTS),
+    topK: k.TOP_K,
+    dims: k.DIMS,
+    seed: k.SEED,
+    writeBatchRows: k.WRITE_BATCH_ROWS,
+    writeConcurrency: k.WRITE_CONCURRENCY,
+    ingestWarmupRows: k.INGEST_WARMUP_ROWS ?? Math.min(k.ROWS, 10 * k.WRITE_BATCH_ROWS),
+    pollIntervalS: k.POLL_INTERVAL_S ?? (target.kind === 'emulator' ? 0.25 : 1),
+    drainTimeoutS: k.DRAIN_TIMEOUT_S,
+    recallQueries: k.RECALL_QUERIES,
+    setupTimeoutS: k.SETUP_TIMEOUT_S,
+    cleanup: k.CLEANUP,
+    resultsDir: k.RESULTS_DIR,
   };
-  checkQueryMaxVus(config);
+  // k6 refuses scenarios shorter than a second.
+  if (config.queryWarmupS + config.queryDurationS < 1)
+    throw new EnvError(
+      'QUERY_DURATION_S',
+      "with QUERY_WARMUP_S must make a window of at least 1 s (k6's shortest scenario)",
+    );
+  if (config.jitWarmupS > 0 && config.jitWarmupS < 1)
+    throw new EnvError('JIT_WARMUP_S', "must be 0 or at least 1 s (k6's shortest scenario)");
   return config;
 }
 
-function readCardinality(e: EnvReader, rows: number): number {
-  const text = e.raw('CARDINALITY');
-  if (text === 'unique') return rows;
-  const value = e.int('CARDINALITY', Math.min(100, rows), { min: 1 });
-  if (value > rows)
+/**
+ * SWEEP_CONFIGURATION must name a listed, filterable configuration. Left at its default while CONFIGURATIONS leaves
+ * int-10k out, the run simply has no sweep; named explicitly, a missing configuration is an error.
+ */
+function readSweep(name: string, configurations: readonly Configuration[]): string | null {
+  if (name === 'none') return null;
+  const c = configurations.find((x) => x.name === name);
+  if (!c) {
+    if (name === 'int-10k') return null;
     throw new EnvError(
-      'CARDINALITY',
-      `${value} distinct values cannot fit in ROWS=${rows}: use at most ${rows}, or "unique"`,
+      'SWEEP_CONFIGURATION',
+      `${name} is not in CONFIGURATIONS: use one of ${configurations.map((x) => x.name).join(', ')}, or none`,
     );
-  return value;
+  }
+  if (!isFilterable(c))
+    throw new EnvError(
+      'SWEEP_CONFIGURATION',
+      `${name} has no filterable attribute to sweep: name another, or none`,
+    );
+  return name;
 }
 
-function readSelectivities(e: EnvReader): number[] {
-  const text = e.string('SELECTIVITIES', DEFAULT_SELECTIVITIES);
-  const items = text.split(',').map((s) => s.trim());
+function readSelectivities(e: EnvReader, name: string): number[] {
+  const items = e
+    .string(name, DEFAULT_SELECTIVITIES)
+    .split(',')
+    .map((s) => s.trim());
   const out: number[] = [];
   for (const item of items) {
     const pct = Number(item);
     if (item === '' || !Number.isFinite(pct) || pct <= 0 || pct > 100)
       throw new EnvError(
-        'SELECTIVITIES',
+        name,
         `"${item}" is not a percentage of rows matching in (0, 100]: use a list such as ${DEFAULT_SELECTIVITIES}`,
       );
     const fraction = pct / 100;
     if (out.some((f) => formatPercentTag(f) === formatPercentTag(fraction)))
-      throw new EnvError('SELECTIVITIES', `${item} is listed twice`);
+      throw new EnvError(name, `${item} is listed twice`);
     out.push(fraction);
   }
   return out;
-}
-
-/** `none`, `int-2`, `string-10k`, `int-unique`, `string-unique-unfiltered`. */
-export function configLabel(
-  attribute: AttributeKind,
-  cardinality: number,
-  rows: number,
-  filterable: boolean,
-): string {
-  if (attribute === 'none') return 'none';
-  const card = cardinality === rows && rows > 1 ? 'unique' : formatCount(cardinality);
-  return `${attribute}-${card}${filterable ? '' : '-unfiltered'}`;
-}
-
-/** 2 -> "2", 10000 -> "10k", 100000 -> "100k", 2500000 -> "2.5M", 12345 -> "12345". */
-export function formatCount(n: number): string {
-  if (n >= 1_000_000 && n % 100_000 === 0) return `${n / 1_000_000}M`;
-  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
-  return String(n);
-}
-
-/** True when the namespace has an attribute queries can filter on (the filtered cells exist only then). */
-export function hasFilterableAttribute(c: FilterCostConfig): boolean {
-  return c.attribute !== 'none' && c.filterable;
 }
 
 /** The knobs under their environment variable names (SEED as drawn), for the result JSON. */
@@ -187,26 +239,25 @@ export function configKnobs(
 ): Record<string, string | number | boolean | null> {
   return {
     TURBOPUFFER_BASE_URL: c.target.baseUrl,
-    NAMESPACE: c.namespace ?? null,
+    NAMESPACE_PREFIX: c.namespacePrefix ?? null,
     ROWS: c.rows,
-    ATTRIBUTE: c.attribute,
-    CARDINALITY: c.attribute === 'none' ? null : c.cardinality,
-    FILTERABLE: c.attribute === 'none' ? null : c.filterable,
+    CONFIGURATIONS: c.configurations.map((x) => x.name).join(','),
+    SWEEP_CONFIGURATION: c.sweepConfiguration ?? 'none',
     SELECTIVITIES: c.selectivities.map(formatPercentTag).join(','),
-    QUERY_RATE: c.queryRate,
     QUERY_DURATION_S: c.queryDurationS,
     QUERY_WARMUP_S: c.queryWarmupS,
     CELL_GAP_S: c.cellGapS,
     JIT_WARMUP_S: c.jitWarmupS,
-    CONSISTENCY: c.consistency,
+    ...queryLoadRecord(c.load),
     TOP_K: c.topK,
     DIMS: c.dims,
     SEED: seed,
     WRITE_BATCH_ROWS: c.writeBatchRows,
     WRITE_CONCURRENCY: c.writeConcurrency,
+    INGEST_WARMUP_ROWS: c.ingestWarmupRows,
+    POLL_INTERVAL_S: c.pollIntervalS,
+    DRAIN_TIMEOUT_S: c.drainTimeoutS,
     RECALL_QUERIES: c.recallQueries,
-    QUERY_VUS: c.queryVus,
-    QUERY_MAX_VUS: c.queryMaxVus,
     SETUP_TIMEOUT_S: c.setupTimeoutS,
     CLEANUP: c.cleanup,
     RESULTS_DIR: c.resultsDir,

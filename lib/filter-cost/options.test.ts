@@ -1,58 +1,88 @@
 import { describe, expect, it } from 'vitest';
-import { planCells } from './cells';
+import { planStudy } from './cells';
 import { readFilterCostConfig } from './config';
-import { filterCostOptions, filterCostThresholds, JIT_SCENARIO, timeline, warmupIterations } from './options';
+import { filterCostOptions, filterCostThresholds, JIT_SCENARIO, timeline } from './options';
 
-const config = readFilterCostConfig({
+const env = {
   ROWS: '1000',
-  CARDINALITY: '2',
+  CONFIGURATIONS: 'baseline,int-100',
   QUERY_RATE: '10',
   QUERY_DURATION_S: '6',
   QUERY_WARMUP_S: '1',
   CELL_GAP_S: '1',
   JIT_WARMUP_S: '3',
-});
-const { cells } = planCells(config);
+};
+const config = readFilterCostConfig(env);
+const { cells } = planStudy(config);
 
 describe('timeline', () => {
-  it('runs the cells one after another, each after the previous graceful stop', () => {
+  it('runs every cell at strong then eventual, one window after another, each after the previous graceful stop', () => {
     const t = timeline(config, cells);
     expect(t.jitMs).toBe(3000);
-    expect(t.windows.map((w) => w.startMs)).toEqual([4000, 12000, 20000, 28000, 36000]);
-    expect(t.totalMs).toBe(44000);
-    expect(warmupIterations(config)).toBe(10);
+    expect(t.windows.map((w) => [w.scenario, w.startMs])).toEqual([
+      ['baseline_ann_only_100_strong', 4000],
+      ['baseline_ann_only_100_eventual', 12000],
+      ['int-100_ann_only_100_strong', 20000],
+      ['int-100_ann_only_100_eventual', 28000],
+      ['int-100_ann_filtered_1_strong', 36000],
+      ['int-100_ann_filtered_1_eventual', 44000],
+      ['int-100_filter_ordered_1_strong', 52000],
+      ['int-100_filter_ordered_1_eventual', 60000],
+    ]);
+    expect(t.totalMs).toBe(68000);
   });
 });
 
 describe('filterCostOptions', () => {
-  const options = filterCostOptions(config, cells);
-
-  it('has the warm-up scenario and one arrival-rate scenario per cell', () => {
-    expect(Object.keys(options.scenarios ?? {})).toEqual([JIT_SCENARIO, ...cells.map((c) => c.id)]);
-    expect(options.scenarios?.ann_filtered).toEqual({
+  it('has the warm-up scenario and one scenario per window, in the chosen load model', () => {
+    const options = filterCostOptions(config, cells);
+    expect(Object.keys(options.scenarios ?? {})).toEqual([
+      JIT_SCENARIO,
+      ...timeline(config, cells).windows.map((w) => w.scenario),
+    ]);
+    expect(options.scenarios?.['int-100_ann_filtered_1_strong']).toEqual({
       executor: 'constant-arrival-rate',
       exec: 'query',
       rate: 10,
       timeUnit: '1s',
-      duration: '7s',
-      startTime: '12s',
+      duration: '7000ms',
+      startTime: '36000ms',
       preAllocatedVUs: 10,
       maxVUs: 10,
-      gracefulStop: '1s',
+      gracefulStop: '1000ms',
     });
-    expect(options.tags).toEqual({ config: 'int-2' });
-    expect(options.batchPerHost).toBe(4);
+    const workers = filterCostOptions(
+      readFilterCostConfig({ ...env, QUERY_RATE: '', QUERY_MODE: 'workers' }),
+      cells,
+    );
+    expect(workers.scenarios?.['int-100_ann_filtered_1_strong']).toEqual({
+      executor: 'constant-vus',
+      exec: 'query',
+      vus: 2,
+      duration: '7000ms',
+      startTime: '36000ms',
+      gracefulStop: '1000ms',
+    });
+    expect(options.summaryTrendStats).toContain('p(99.9)');
   });
 
-  it('gates requests, errors, drops and exact row counts per cell', () => {
-    const t = filterCostThresholds(cells, { exactRowCounts: true });
-    expect(t['http_reqs{shape:ann_range,selectivity:50}']).toEqual(['count>0']);
-    expect(t['http_req_failed{shape:ann_filtered,selectivity:50}']).toEqual(['rate==0']);
-    expect(t['dropped_iterations{scenario:filter_ordered}']).toEqual(['count==0']);
-    expect(t['query_returned_rows{shape:ann_only,selectivity:100}']).toEqual(['min>=10', 'max<=10']);
-    expect(t['http_req_duration{shape:ann_only,selectivity:100,expected_response:true}']).toEqual(['max>=0']);
-    expect(Object.keys(t)).toHaveLength(cells.length * 14);
-    const relaxed = filterCostThresholds(cells, { exactRowCounts: false });
-    expect(relaxed['query_returned_rows{shape:ann_only,selectivity:100}']).toEqual(['max<=10']);
+  it('gates every window (requests, no failures, exact answers), every filter (selectivity) and the writes', () => {
+    const t = filterCostThresholds(config, cells);
+    const sel = 'config:int-100,shape:ann_filtered,selectivity:1,consistency:eventual';
+    expect(t[`http_reqs{${sel}}`]).toEqual(['count>0']);
+    expect(t[`http_req_failed{${sel}}`]).toEqual(['rate==0']);
+    expect(t[`query_returned_rows{${sel}}`]).toEqual(['min>=10', 'max<=10']);
+    expect(t[`http_req_duration{${sel},expected_response:true}`]).toEqual(['max>=0']);
+    expect(t['filter_selectivity_ratio{config:int-100,selectivity:1}']).toEqual(['value>=0.8', 'value<=1.2']);
+    expect(t.write_errors).toEqual(['count==0']);
+    expect(t.dropped_iterations).toEqual(['count==0']);
+    // 8 windows x 13 keys, one filter, the two write counters and the drop count.
+    expect(Object.keys(t)).toHaveLength(8 * 13 + 1 + 2 + 1);
+    const service = readFilterCostConfig({
+      ...env,
+      TURBOPUFFER_API_KEY: 'k',
+      TURBOPUFFER_REGION: 'gcp-us-central1',
+    });
+    expect(filterCostThresholds(service, cells)[`query_returned_rows{${sel}}`]).toEqual(['max<=10']);
   });
 });

@@ -1,19 +1,25 @@
-// Experiment 2's k6 options: a JIT warm-up scenario, then one constant-arrival-rate scenario per query cell, one
-// after another (each starts when the previous one's graceful stop has ended, so VUs move on warm and cells never
-// overlap), and the thresholds that gate the run and expose every cell's sub-metrics. Pure.
+// Experiment 2's k6 options: a JIT warm-up scenario, then one query scenario per window (a cell at one consistency:
+// strong, then eventual), one after another (each starts when the previous one's graceful stop has ended, so VUs
+// move on warm and windows never overlap), and the thresholds that gate the run and expose every window's
+// sub-metrics. The load model is QUERY_MODE's (lib/query-scenario.ts). Pure.
 import type { Options } from 'k6/options';
 import { ERROR_CLASSES, queryTrendKeys, type Thresholds } from '../metric-names';
-import { queryArrivalScenario } from '../query-scenario';
-import { SUMMARY_TREND_STATS } from '../results/summary-data';
-import type { QueryCell } from './cells';
+import { queryScenario } from '../query-scenario';
+import { CONSISTENCIES, type Consistency, distinctFilters, type QueryCell } from './cells';
 import type { FilterCostConfig } from './config';
-import { cellKeys } from './metric-keys';
+import { cellKeys, FILTER_COST_METRIC, selectivityKey, windowScenario } from './metric-keys';
+import { GRID_TREND_STATS } from './quantile-grid';
 
-/** Scenario name of the warm-up before the first cell. */
+/** Scenario name of the warm-up before the first window. */
 export const JIT_SCENARIO = 'jit_warmup';
 
-export interface CellWindow {
-  id: string;
+/** A filter's measured share may differ from its target by this factor at most (the smoke run's acceptance). */
+export const SELECTIVITY_TOLERANCE = 0.2;
+
+export interface QueryWindow {
+  cell: QueryCell;
+  consistency: Consistency;
+  scenario: string;
   /** Offset of the scenario's start from the end of setup(), ms. */
   startMs: number;
   /** Unmeasured, then measured milliseconds. */
@@ -23,76 +29,91 @@ export interface CellWindow {
 
 export interface Timeline {
   jitMs: number;
-  windows: CellWindow[];
-  /** When the last cell's graceful stop ends, ms after setup(). */
+  windows: QueryWindow[];
+  /** When the last window's graceful stop ends, ms after setup(). */
   totalMs: number;
 }
 
+const ms = (s: number) => Math.round(s * 1000);
+
 export function timeline(c: FilterCostConfig, cells: readonly QueryCell[]): Timeline {
-  const jitMs = c.jitWarmupS * 1000;
-  const gapMs = c.cellGapS * 1000;
-  const step = (c.queryWarmupS + c.queryDurationS) * 1000 + gapMs;
-  // The warm-up scenario is followed by the same gap as every cell: VUs handed over at the very instant the next
+  const jitMs = ms(c.jitWarmupS);
+  const gapMs = ms(c.cellGapS);
+  const warmupMs = ms(c.queryWarmupS);
+  const measuredMs = ms(c.queryDurationS);
+  const step = warmupMs + measuredMs + gapMs;
+  // The warm-up scenario is followed by the same gap as every window: VUs handed over at the very instant the next
   // scenario starts may miss its first starts (dropped iterations).
-  const first = jitMs > 0 ? jitMs + gapMs : 0;
-  const windows = cells.map((cell, i) => ({
-    id: cell.id,
-    startMs: first + i * step,
-    warmupMs: c.queryWarmupS * 1000,
-    measuredMs: c.queryDurationS * 1000,
-  }));
-  return { jitMs, windows, totalMs: first + cells.length * step };
-}
-
-/** Iterations of a cell's scenario before this number are warm-up (the arrival schedule is deterministic). */
-export function warmupIterations(c: FilterCostConfig): number {
-  return Math.ceil(c.queryWarmupS * c.queryRate);
-}
-
-function arrivalScenario(c: FilterCostConfig, startMs: number, durationMs: number) {
-  return queryArrivalScenario(c, {
-    durationS: durationMs / 1000,
-    startS: startMs / 1000,
-    gracefulStopS: c.cellGapS,
-  });
+  let at = jitMs > 0 ? jitMs + gapMs : 0;
+  const windows: QueryWindow[] = [];
+  for (const cell of cells)
+    for (const consistency of CONSISTENCIES) {
+      windows.push({
+        cell,
+        consistency,
+        scenario: windowScenario(cell, consistency),
+        startMs: at,
+        warmupMs,
+        measuredMs,
+      });
+      at += step;
+    }
+  return { jitMs, windows, totalMs: at };
 }
 
 export function filterCostThresholds(
+  c: Pick<FilterCostConfig, 'load' | 'target'>,
   cells: readonly QueryCell[],
-  options: { exactRowCounts: boolean },
 ): Thresholds {
-  const t: Thresholds = {};
-  for (const cell of cells) {
-    const k = cellKeys(cell);
-    // Every cell is measured, fails nowhere, and keeps to its arrival schedule.
-    t[k.requests] = ['count>0'];
-    t[k.failed] = ['rate==0'];
-    t[k.dropped] = ['count==0'];
-    // Never more rows than the filter matches; exactly min(TOP_K, matches) where the target is exact (emulator).
-    t[k.returnedRows] = options.exactRowCounts
-      ? [`min>=${cell.expectedRows}`, `max<=${cell.expectedRows}`]
-      : [`max<=${cell.expectedRows}`];
-    // Always true: only there so k6 reports these sub-metrics in the summary data.
-    for (const cls of ERROR_CLASSES) t[k.errors(cls)] = ['count>=0'];
-    for (const key of [...queryTrendKeys(k), k.billableQueried]) t[key] = ['max>=0'];
-  }
+  const exact = c.target.kind === 'emulator';
+  const arrival = c.load.mode === 'arrival';
+  // No write fails (429s are retried and counted, not failures) and nothing drops off the arrival schedule.
+  const t: Thresholds = {
+    [FILTER_COST_METRIC.writeErrors]: ['count==0'],
+    [FILTER_COST_METRIC.writeRetries429]: ['count>=0'],
+  };
+  if (arrival) t.dropped_iterations = ['count==0'];
+  for (const cell of cells)
+    for (const consistency of CONSISTENCIES) {
+      const k = cellKeys(cell, consistency);
+      // Every window is measured and no query fails.
+      t[k.requests] = ['count>0'];
+      t[k.failed] = ['rate==0'];
+      // Never more rows than the filter matches; exactly min(TOP_K, matches) where the target is exact (emulator).
+      t[k.returnedRows] = exact
+        ? [`min>=${cell.expectedRows}`, `max<=${cell.expectedRows}`]
+        : [`max<=${cell.expectedRows}`];
+      // Always true: only there so k6 reports these sub-metrics in the summary data.
+      for (const cls of ERROR_CLASSES) t[k.errors(cls)] = ['count>=0'];
+      for (const key of queryTrendKeys(k, c.load.mode)) t[key] = ['max>=0'];
+      if (arrival) t[k.dropped] = ['count>=0'];
+    }
+  // Every filter matches its target share within the tolerance (counted by the service in setup()).
+  for (const cell of distinctFilters(cells))
+    t[selectivityKey(cell)] = [`value>=${1 - SELECTIVITY_TOLERANCE}`, `value<=${1 + SELECTIVITY_TOLERANCE}`];
   return t;
 }
 
 export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell[]): Options {
   const plan = timeline(c, cells);
   const scenarios: NonNullable<Options['scenarios']> = {};
-  if (plan.jitMs > 0) scenarios[JIT_SCENARIO] = arrivalScenario(c, 0, plan.jitMs);
-  for (const w of plan.windows) scenarios[w.id] = arrivalScenario(c, w.startMs, w.warmupMs + w.measuredMs);
+  const gracefulStopMs = ms(c.cellGapS);
+  if (plan.jitMs > 0)
+    scenarios[JIT_SCENARIO] = queryScenario(c.load, { durationMs: plan.jitMs, gracefulStopMs });
+  for (const w of plan.windows)
+    scenarios[w.scenario] = queryScenario(c.load, {
+      startMs: w.startMs,
+      durationMs: w.warmupMs + w.measuredMs,
+      gracefulStopMs,
+    });
   return {
     scenarios,
-    thresholds: filterCostThresholds(cells, { exactRowCounts: c.target.kind === 'emulator' }),
-    tags: { config: c.label },
+    thresholds: filterCostThresholds(c, cells),
     // Ingest keeps WRITE_CONCURRENCY requests in flight through http.batch (k6's defaults would cap it at 6).
     batch: c.writeConcurrency,
     batchPerHost: c.writeConcurrency,
     setupTimeout: `${c.setupTimeoutS}s`,
-    teardownTimeout: '120s',
-    summaryTrendStats: [...SUMMARY_TREND_STATS],
+    teardownTimeout: '300s',
+    summaryTrendStats: [...GRID_TREND_STATS],
   } satisfies Options;
 }

@@ -50,31 +50,35 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 }
 
 /**
- * The interval [x_(l), x_(u)] (1-based order statistics of the sorted samples) for percentile p at `confidence`:
- * l is the largest rank with P(B <= l - 1) <= alpha/2 and u the smallest with P(B <= u - 1) >= 1 - alpha/2, so each
- * side misses with probability at most alpha/2.
+ * The 1-based ranks [l, u] of the order statistics bounding percentile p at `confidence` among n samples: l is the
+ * largest rank with P(B <= l - 1) <= alpha/2 and u the smallest with P(B <= u - 1) >= 1 - alpha/2 (B ~ Binomial(n,
+ * p)), so each side misses with probability at most alpha/2. A side the sample count cannot bound is null.
  */
-export function quantileInterval(sorted: readonly number[], p: number, confidence = 0.95): QuantileInterval {
-  const n = sorted.length;
-  const estimate = percentile(sorted, p);
-  if (n === 0 || p <= 0 || p >= 1) return { estimate, low: null, high: null, samples: n };
+export function intervalRanks(
+  n: number,
+  p: number,
+  confidence = 0.95,
+): { low: number | null; high: number | null } {
+  if (n === 0 || p <= 0 || p >= 1) return { low: null, high: null };
   const tail = (1 - confidence) / 2;
   const cdf = binomialCdf(n, p);
   let low: number | null = null;
-  for (let l = n; l >= 1; l--) {
-    // P(x_(l) > true percentile) = P(B <= l - 1).
-    if (cdf[l - 1] <= tail) {
-      low = sorted[l - 1];
-      break;
-    }
-  }
+  // P(x_(l) > true percentile) = P(B <= l - 1).
+  for (let l = n; l >= 1 && low === null; l--) if (cdf[l - 1] <= tail) low = l;
   let high: number | null = null;
-  for (let u = 1; u <= n; u++) {
-    // P(x_(u) < true percentile) = P(B >= u) = 1 - P(B <= u - 1).
-    if (cdf[u - 1] >= 1 - tail) {
-      high = sorted[u - 1];
-      break;
-    }
-  }
-  return { estimate, low, high, samples: n };
+  // P(x_(u) < true percentile) = P(B >= u) = 1 - P(B <= u - 1).
+  for (let u = 1; u <= n && high === null; u++) if (cdf[u - 1] >= 1 - tail) high = u;
+  return { low, high };
+}
+
+/** The interval [x_(l), x_(u)] of the sorted samples for percentile p (see intervalRanks). */
+export function quantileInterval(sorted: readonly number[], p: number, confidence = 0.95): QuantileInterval {
+  const n = sorted.length;
+  const ranks = intervalRanks(n, p, confidence);
+  return {
+    estimate: percentile(sorted, p),
+    low: ranks.low === null ? null : sorted[ranks.low - 1],
+    high: ranks.high === null ? null : sorted[ranks.high - 1],
+    samples: n,
+  };
 }

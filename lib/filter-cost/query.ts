@@ -1,7 +1,8 @@
-// Every query scenario's iteration: the cell is the scenario's name (the JIT warm-up runs ann_only); iterations
-// inside the cell's warm-up seconds are tagged shape=warmup, the rest carry the cell's shape and selectivity tags.
-// Query vector n is the scenario's iteration number n, so every cell and every configuration (same SEED) asks the
-// same questions.
+// Every query scenario's iteration: the window is the scenario's name (the JIT warm-up runs the first
+// configuration's ann_only at eventual). Queries sent in a window's first QUERY_WARMUP_S seconds (by the arrival
+// schedule, or by the clock for closed-loop workers) are tagged shape=warmup; the rest carry the window's config,
+// shape, selectivity and consistency tags. Query vector n is the scenario's iteration n, so a cell's strong and
+// eventual windows, and every configuration (one SEED), ask the same questions.
 import exec from 'k6/execution';
 import { intendedStartMs, recordQuery } from '../query-samples';
 import type { TurbopufferClient } from '../turbopuffer-client';
@@ -9,29 +10,38 @@ import { queryVector } from '../vectors';
 import type { QueryCell } from './cells';
 import type { FilterCostConfig } from './config';
 import { cellTags, WARMUP_SHAPE } from './metric-keys';
-import { queryBillableBytes, queryReturnedRows } from './metrics';
-import { warmupIterations } from './options';
+import { queryReturnedRows } from './metrics';
+import type { QueryWindow } from './options';
 import { queryBody } from './query-body';
 import type { SetupData } from './setup-data';
 
 export function makeQuery(
   c: FilterCostConfig,
   client: TurbopufferClient,
-  cells: readonly QueryCell[],
+  windows: readonly QueryWindow[],
+  firstCell: QueryCell,
 ): (data: SetupData) => void {
-  const byId = new Map(cells.map((cell) => [cell.id, cell]));
-  const warmup = warmupIterations(c);
+  const byScenario = new Map(windows.map((w) => [w.scenario, w]));
+  let namespaces: Map<string, string> | undefined;
   return (data) => {
+    namespaces ??= new Map(data.configurations.map((x) => [x.name, x.namespace]));
     const scenario = exec.scenario;
-    const cell = byId.get(scenario.name);
     const n = scenario.iterationInTest;
-    const measured = cell !== undefined && n >= warmup;
-    const target = cell ?? cells[0];
-    const tags = measured ? cellTags(target) : { shape: WARMUP_SHAPE, selectivity: target.selectivity };
-    const res = client.query(data.namespace, queryBody(c, target, queryVector(data.seed, n, c.dims)), tags);
-    if (!recordQuery(res, tags, intendedStartMs(scenario.startTime, n, c.queryRate))) return;
-    const billed = res.body?.billing?.billable_logical_bytes_queried;
-    if (billed !== undefined) queryBillableBytes.add(billed, tags);
+    const window = byScenario.get(scenario.name);
+    const cell = window?.cell ?? firstCell;
+    const consistency = window?.consistency ?? 'eventual';
+    const intended = intendedStartMs(c.load, scenario.startTime, n);
+    const offsetMs = (intended ?? Date.now()) - scenario.startTime;
+    const measured = window !== undefined && offsetMs >= window.warmupMs;
+    const tags = cellTags(cell, consistency);
+    if (!measured) tags.shape = WARMUP_SHAPE;
+    const namespace = namespaces.get(cell.configuration) as string;
+    const res = client.query(
+      namespace,
+      queryBody(cell, consistency, c.topK, queryVector(data.seed, n, c.dims)),
+      tags,
+    );
+    if (!recordQuery(res, tags, intended)) return;
     queryReturnedRows.add(res.body?.rows?.length ?? 0, tags);
   };
 }

@@ -1,27 +1,18 @@
-// Filters on experiment 2's attribute whose match counts are known exactly: a range `Lt` matching a target
-// fraction of the rows (the selectivity sweep), `Eq` on one value and `Gte` the middle value. Selectivity is always
-// "fraction of rows matching" (not "fraction filtered out"). Pure.
+// The value design: for a target share of rows, the filter on experiment 2's attribute that matches exactly that
+// many rows, or why none can. One value (`Eq`) when one value's rows are the target (1% at cardinality 100), else a
+// range of the lowest value indexes (`Lt`), which covers a set of whole values (1% at 10k values is the 100 lowest).
+// Selectivity is always "share of rows matching" (not "share filtered out"). Pure.
 import { type AttributeColumn, rowsBelow, rowsWithValue, wireValue } from './attribute-values';
 
 /** A filter in turbopuffer's leaf form: [attribute, operator, value]. */
-export type LeafFilter = [string, 'Eq' | 'Lt' | 'Gte', number | string];
+export type LeafFilter = [string, 'Eq' | 'Lt', number | string];
 
-export interface ExactFilter {
-  filter: LeafFilter;
-  /** Rows the filter matches. */
-  matches: number;
-}
-
-export type SweepPoint =
-  | ({ fraction: number; reachable: true } & ExactFilter)
+export type FilterDesign =
+  | { fraction: number; reachable: true; filter: LeafFilter; matches: number }
   | { fraction: number; reachable: false; reason: string };
 
-/**
- * The range filter `attr Lt v` matching exactly `fraction` of the rows, or why none exists: value indexes are
- * whole, so a column with cardinality C reaches only the fractions its cumulative value counts hit (multiples of
- * 1/C when C divides the rows).
- */
-export function rangeFilter(attr: string, c: AttributeColumn, fraction: number): SweepPoint {
+/** The filter matching exactly `fraction` of the rows, preferring one value (Eq) over a range (Lt). */
+export function filterFor(attr: string, c: AttributeColumn, fraction: number): FilterDesign {
   const exact = fraction * c.rows;
   const target = Math.round(exact);
   if (!(fraction > 0 && fraction <= 1) || Math.abs(exact - target) > 1e-6 * Math.max(1, exact))
@@ -30,6 +21,9 @@ export function rangeFilter(attr: string, c: AttributeColumn, fraction: number):
       reachable: false,
       reason: `${formatPercentTag(fraction)}% of ${c.rows} rows is not a whole number of rows`,
     };
+  // Value index 0 holds the most rows (the remainder goes to the lowest indexes): it is the one Eq candidate.
+  if (target < c.rows && rowsWithValue(c, 0) === target)
+    return { fraction, reachable: true, filter: [attr, 'Eq', wireValue(c, 0)], matches: target };
   // rowsBelow is strictly increasing in the bound (every value occurs at least once): binary search.
   let lo = 0;
   let hi = c.cardinality;
@@ -42,26 +36,9 @@ export function rangeFilter(attr: string, c: AttributeColumn, fraction: number):
     return {
       fraction,
       reachable: false,
-      reason: `cardinality ${c.cardinality} has no set of values covering exactly ${target} rows (nearest: ${rowsBelow(c, lo - 1)} or ${rowsBelow(c, lo)})`,
+      reason: `${c.cardinality} values cover no set of exactly ${target} rows (nearest: ${rowsBelow(c, lo - 1)} or ${rowsBelow(c, lo)})`,
     };
   return { fraction, reachable: true, filter: [attr, 'Lt', wireValue(c, lo)], matches: target };
-}
-
-/** Every sweep fraction, reachable or not, in the order given. */
-export function sweep(attr: string, c: AttributeColumn, fractions: readonly number[]): SweepPoint[] {
-  return fractions.map((f) => rangeFilter(attr, c, f));
-}
-
-/** `attr Eq` the middle value index: matches that value's rows (1 / cardinality of the rows, give or take one). */
-export function equalityFilter(attr: string, c: AttributeColumn): ExactFilter {
-  const index = Math.floor(c.cardinality / 2);
-  return { filter: [attr, 'Eq', wireValue(c, index)], matches: rowsWithValue(c, index) };
-}
-
-/** `attr Gte` the middle value index: about half of the rows (all of them when the cardinality is 1). */
-export function upperHalfFilter(attr: string, c: AttributeColumn): ExactFilter {
-  const index = Math.floor(c.cardinality / 2);
-  return { filter: [attr, 'Gte', wireValue(c, index)], matches: c.rows - rowsBelow(c, index) };
 }
 
 /**

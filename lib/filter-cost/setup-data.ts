@@ -1,65 +1,71 @@
-// What setup() measured and hands every VU, teardown() and handleSummary() (JSON, copied into each VU: the backlog
-// curve is downsampled to keep it small). Field names are the result JSON's (snake_case), so the summary passes
-// them through unchanged.
+// What setup() measured and hands every VU, teardown() and handleSummary() (JSON, copied into each VU: every poll is
+// kept as a 3-number array). Field names are the result JSON's (snake_case), so the result passes them through.
+import type { Consistency } from './cells';
+import type { Poll } from './drain';
 
 export interface IngestStats {
   rows: number;
+  /** Acknowledged write requests. */
   requests: number;
-  /** JSON bytes of the write requests sent (retries not counted). */
+  /** JSON bytes of the acknowledged write requests. */
   request_bytes: number;
   /** Sum of `billing.billable_logical_bytes_written` over the acknowledged writes. */
   billable_bytes_written: number;
-  /** Seconds with write requests in flight (body generation excluded): the throughput denominator. */
-  busy_s: number;
-  /** Seconds from the first send to the last acknowledgement, body generation included. */
+  /** Seconds from the first write's body generation to the last acknowledgement (429 waits included). */
   wall_s: number;
+  /** Write attempts answered 429 and sent again after the server's retry-after (or a backoff). */
+  retries_429: number;
+  /** Write attempts that failed otherwise (5xx, no response) and were sent again; a final failure stops setup. */
+  write_errors: number;
   /** Per-request latency (k6 timings.duration) of the acknowledged writes. */
   write_ms: { p50: number | null; p95: number | null; p99: number | null; max: number | null };
-  /** Write attempts that failed with a retryable status and were sent again. */
-  retries: number;
-  first_send_ms: number;
+  /** ms since the first write: when the last write was acknowledged (the drain's start on the polls' clock). */
   last_ack_ms: number;
 }
 
-/** One metadata reading. `t_s` is seconds relative to the last acknowledged write (negative while ingesting). */
-export interface BacklogPoint {
-  t_s: number;
-  unindexed_bytes: number;
-  approx_row_count: number | null;
-}
-
 export interface DrainStats {
-  /** Seconds from the last acknowledged write to the first reading that said up-to-date (null: timed out). */
-  seconds: number | null;
-  /** Metadata poll interval: the resolution of `seconds`. */
-  poll_ms: number;
-  /** unindexed_bytes over time (downsampled to at most MAX_CURVE_POINTS). */
-  curve: BacklogPoint[];
+  peak_unindexed_bytes: number | null;
+  duration_s: number | null;
+  poll_interval_s: number;
+  /** Every metadata poll while ingesting and draining. */
+  polls: Poll[];
 }
 
 export interface StorageStats {
+  /** From metadata once indexed. */
   approx_logical_bytes: number | null;
   approx_row_count: number | null;
+  /** The billing fields of the write responses, summed. */
+  billing: { billable_logical_bytes_written: number };
 }
 
 export interface RecallStats {
   /** Probes answered by both the ANN and the exact query. */
   queries: number;
-  /** Mean and minimum recall@TOP_K over those probes; null without probes. */
+  /** Mean and minimum recall@10 over those probes; null without probes. */
   mean: number | null;
   min: number | null;
   failed: number;
 }
 
-export interface SetupData {
+export interface ConfigurationData {
+  name: string;
   namespace: string;
-  seed: number;
-  startedAtMs: number;
-  /** True when this run created the namespace (only then may CLEANUP delete it). */
-  created: boolean;
   ingest: IngestStats;
   drain: DrainStats;
   storage: StorageStats;
-  /** By cell id (vector-ranked cells only). */
-  recall: Record<string, RecallStats>;
+  /** Rows each filter matched (aggregate Count), by selectivity tag; null when the count failed. */
+  matches: Record<string, number | null>;
+  /** recall@10 by cell id and consistency (ANN cells only). */
+  recall: Record<string, Record<Consistency, RecallStats>>;
+}
+
+export interface SetupData {
+  /** Namespace prefix of the run; also the result files' name. */
+  prefix: string;
+  seed: number;
+  startedAtMs: number;
+  /** Namespaces this run created (only those may CLEANUP delete), in creation order. */
+  created: string[];
+  configurations: ConfigurationData[];
 }

@@ -1,65 +1,127 @@
-// setup() of experiment 2: create a fresh namespace for this configuration, ingest ROWS rows, wait until they are
-// indexed (the drain), read the storage signals, probe recall, and hand it all to every VU and to handleSummary
-// (teardown: lib/namespace-lifecycle.ts).
+// setup() of experiment 2: every configuration in turn gets a fresh namespace, its ingest (timed), its drain (polled
+// until indexed), its storage and billing figures, the counted matches of its filters and its recall probes, one
+// configuration at a time so no ingest shares the target with another's work. Every VU and handleSummary receive
+// the figures; teardown() deletes the namespaces (lib/namespace-lifecycle.ts), as does a failed setup().
 import { drawSeed } from '../common-knobs';
-import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
+import { compactTimestamp, deleteNamespace, fillFreshNamespaces } from '../namespace-lifecycle';
 import { formatBytes } from '../sizes';
 import type { TurbopufferClient } from '../turbopuffer-client';
-import { BacklogSampler } from './backlog-sampler';
-import type { QueryCell } from './cells';
+import { distinctFilters, type StudyPlan } from './cells';
 import type { FilterCostConfig } from './config';
+import type { Configuration } from './configurations';
 import { formatFilterCostPlan, planFilterCost } from './cost-plan';
+import { drainFigures } from './drain';
 import { ingest } from './ingest';
-import { probeRecall } from './recall-probes';
-import type { SetupData } from './setup-data';
+import { selectivityRatio, writeErrors, writeRetries429 } from './metrics';
+import { PollSeries } from './poll-series';
+import { countMatches, probeRecall } from './recall-probes';
+import type { ConfigurationData, SetupData } from './setup-data';
 
-/** Metadata poll interval: fine-grained on the free local emulator, once a second on the billed service. */
-function pollMs(c: FilterCostConfig): number {
-  return c.target.kind === 'emulator' ? 250 : 1000;
+export function namespaceOf(prefix: string, configuration: string): string {
+  return `${prefix}-${configuration}`;
 }
 
-export function makeSetup(
-  c: FilterCostConfig,
-  client: TurbopufferClient,
-  cells: readonly QueryCell[],
-): () => SetupData {
+export function makeSetup(c: FilterCostConfig, client: TurbopufferClient, plan: StudyPlan): () => SetupData {
   return () => {
     const startedAtMs = Date.now();
-    const namespace = c.namespace ?? `bench-filter-cost-${c.label}-${compactTimestamp(startedAtMs)}`;
+    const prefix = c.namespacePrefix ?? `bench-filter-cost-${compactTimestamp(startedAtMs)}`;
     const seed = drawSeed(c.seed);
-    console.log(formatFilterCostPlan(c, planFilterCost(c, cells)));
+    console.log(formatFilterCostPlan(c, planFilterCost(c, plan)));
     console.log(
-      `namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors and values)`,
+      `namespaces ${prefix}-*, seed ${seed} (rerun with SEED=${seed} for the same vectors and values)`,
     );
-    return fillFreshNamespace(client, namespace, c.cleanup, () => {
-      // Leave a margin inside setupTimeout so a slow drain is reported by us, not killed by the runner.
-      const deadline = startedAtMs + c.setupTimeoutS * 1000 - 10_000;
-      const sampler = new BacklogSampler(client, namespace, pollMs(c));
-      const ingested = ingest(c, client, namespace, seed, sampler);
-      console.log(
-        `ingested ${ingested.rows} rows in ${ingested.wall_s.toFixed(1)} s ` +
-          `(${formatBytes(ingested.request_bytes)} of JSON); waiting for the index`,
-      );
-      const indexed = sampler.waitUntilIndexed(c.rows, deadline);
-      if (!indexed)
-        throw new Error(
-          `the ${c.rows} rows were not indexed within SETUP_TIMEOUT_S=${c.setupTimeoutS}: raise it or lower ROWS`,
-        );
-      const drainS = (indexed.time - ingested.last_ack_ms) / 1000;
-      console.log(`indexed ${drainS.toFixed(2)} s after the last write; probing recall`);
-      return {
-        namespace,
-        seed,
-        startedAtMs,
-        created: true,
-        ingest: ingested,
-        drain: { seconds: drainS, poll_ms: sampler.pollMs, curve: sampler.curve(ingested.last_ack_ms) },
-        storage: {
-          approx_logical_bytes: indexed.body.approx_logical_bytes ?? null,
-          approx_row_count: indexed.approxRowCount,
-        },
-        recall: probeRecall(c, client, namespace, seed, cells),
-      };
+    // The write-error counters exist from the start, so their thresholds judge a run without a single failure too.
+    writeErrors.add(0);
+    writeRetries429.add(0);
+    // Leave a margin inside setupTimeout so a slow drain is reported by us, not killed by the runner.
+    const deadline = startedAtMs + c.setupTimeoutS * 1000 - 10_000;
+    const namespaces = c.configurations.map((x) => namespaceOf(prefix, x.name));
+    const warmup = namespaceOf(prefix, WARMUP_CONFIGURATION.name);
+    return fillFreshNamespaces(client, [warmup, ...namespaces], c.cleanup, (created) => {
+      if (c.ingestWarmupRows > 0) {
+        created.push(warmup);
+        warmUp(c, client, warmup, seed, deadline);
+        created.pop();
+      }
+      const configurations = c.configurations.map((configuration, i) => {
+        created.push(namespaces[i]);
+        return runConfiguration(c, client, plan, configuration, namespaces[i], seed, deadline);
+      });
+      return { prefix, seed, startedAtMs, created: [...created], configurations };
     });
+  };
+}
+
+/** The throwaway configuration written first: a string column exercises every body-building path. */
+const WARMUP_CONFIGURATION: Configuration = {
+  name: 'warmup',
+  attribute: { type: 'string', cardinality: 100, filterable: true },
+};
+
+/**
+ * Writes INGEST_WARMUP_ROWS to a throwaway namespace, waits for its index, and deletes it: the script's body
+ * building, the connections and the target's write path are warm before the first configuration's clock starts, so
+ * the head baseline is not slower for being first.
+ */
+function warmUp(
+  c: FilterCostConfig,
+  client: TurbopufferClient,
+  namespace: string,
+  seed: number,
+  deadlineMs: number,
+) {
+  const scaled = { ...c, rows: Math.min(c.rows, c.ingestWarmupRows) };
+  const polls = new PollSeries(client, namespace, scaled.rows, c.pollIntervalS * 1000, { config: 'warmup' });
+  const stats = ingest(scaled, client, WARMUP_CONFIGURATION, namespace, seed, polls);
+  polls.waitUntilIndexed(deadlineMs, `the warm-up namespace ${namespace}`);
+  console.log(`warm-up: ${stats.rows} rows written to ${namespace} in ${stats.wall_s.toFixed(1)} s`);
+  deleteNamespace(client, namespace, 'the warm-up namespace is never kept');
+}
+
+function runConfiguration(
+  c: FilterCostConfig,
+  client: TurbopufferClient,
+  plan: StudyPlan,
+  configuration: Configuration,
+  namespace: string,
+  seed: number,
+  setupDeadlineMs: number,
+): ConfigurationData {
+  const cells = plan.cells.filter((cell) => cell.configuration === configuration.name);
+  const polls = new PollSeries(client, namespace, c.rows, c.pollIntervalS * 1000, {
+    config: configuration.name,
+  });
+  const ingested = ingest(c, client, configuration, namespace, seed, polls);
+  polls.waitUntilIndexed(
+    Math.min(setupDeadlineMs, polls.origin + ingested.last_ack_ms + c.drainTimeoutS * 1000),
+    `${configuration.name} (${namespace})`,
+  );
+  const drain = drainFigures(polls.polls, ingested.last_ack_ms);
+  const metadata = client.metadata(namespace, { phase: 'storage', config: configuration.name });
+  const matches = countMatches(client, namespace, cells);
+  // A failed count reads as ratio 0, so the selectivity threshold fails rather than passing unmeasured.
+  for (const cell of distinctFilters(cells))
+    selectivityRatio.add((matches[cell.selectivityTag] ?? 0) / cell.expectedMatches, {
+      config: cell.configuration,
+      selectivity: cell.selectivityTag,
+    });
+  console.log(
+    `${configuration.name}: ${ingested.rows} rows in ${ingested.wall_s.toFixed(1)} s ` +
+      `(${formatBytes(ingested.request_bytes)} of JSON, ${ingested.retries_429} retries after 429), ` +
+      `indexed ${drain.duration_s?.toFixed(2)} s after the last write, peak backlog ` +
+      `${formatBytes(drain.peak_unindexed_bytes ?? 0)}`,
+  );
+  return {
+    name: configuration.name,
+    namespace,
+    ingest: ingested,
+    drain: { ...drain, poll_interval_s: c.pollIntervalS, polls: polls.polls },
+    storage: {
+      approx_logical_bytes: metadata.body?.approx_logical_bytes ?? null,
+      approx_row_count: metadata.body?.approx_row_count ?? null,
+      billing: { billable_logical_bytes_written: ingested.billable_bytes_written },
+    },
+    matches,
+    recall: probeRecall(c, client, namespace, seed, cells),
   };
 }

@@ -11,6 +11,7 @@ describe('makeHandleSummary', () => {
   const handleSummary = makeHandleSummary<{ namespace: string }, { ns: string; at: number }>({
     title: 'demo run',
     resultsDir: 'results/scratch',
+    fileName: (setup) => setup.namespace,
     build: (_data, setup, finishedAtMs) => ({ ns: setup.namespace, at: finishedAtMs }),
     markdown: (r) => `# ${r.ns}\n`,
     text: (r, files) => `${r.ns}: ${files.join(' ')}\n`,

@@ -1,4 +1,4 @@
-// handleSummary for either experiment: the result as <RESULTS_DIR>/<namespace>-<timestamp>.md and .json plus the
+// handleSummary for either experiment: the result as <RESULTS_DIR>/<name>-<timestamp>.md and .json plus the
 // console text on stdout (docs/k6-behaviour.md §7.5: path -> content), or only a console line when setup() did not complete.
 // Calls nothing but the experiment's pure builder and renderers; the clock gives the finish time.
 import { compactTimestamp } from '../namespace-lifecycle';
@@ -9,12 +9,14 @@ export interface ResultOutput<Setup, Result> {
   /** How the console names the run: `backlog experiment`, `filter-cost int-100`. */
   title: string;
   resultsDir: string;
+  /** The result files' name before the finish time: the namespace, or the study's namespace prefix. */
+  fileName: (setup: Setup) => string;
   build: (data: SummaryData, setup: Setup, finishedAtMs: number) => Result;
   markdown: (result: Result) => string;
   text: (result: Result, files: string[]) => string;
 }
 
-export function makeHandleSummary<Setup extends { namespace: string }, Result>(
+export function makeHandleSummary<Setup, Result>(
   o: ResultOutput<Setup, Result>,
 ): (data: SummaryData) => Record<string, string> {
   return (data) => {
@@ -28,7 +30,7 @@ export function makeHandleSummary<Setup extends { namespace: string }, Result>(
     }
     const finishedAtMs = Date.now();
     const result = o.build(data, setup, finishedAtMs);
-    const base = `${o.resultsDir}/${setup.namespace}-${compactTimestamp(finishedAtMs)}`;
+    const base = `${o.resultsDir}/${o.fileName(setup)}-${compactTimestamp(finishedAtMs)}`;
     const files = [`${base}.md`, `${base}.json`];
     return {
       [files[0]]: o.markdown(result),

@@ -1,11 +1,10 @@
-// The top-level fields every experiment's result JSON has (which namespace, where, when, with which knobs and
+// The top-level fields every experiment's result JSON has (where, when, with which knobs and
 // versions, and whether the thresholds held), and the text of every JSON file bench writes. Pure.
 import type { Target } from '../common-knobs';
 import type { Versions } from '../versions';
 import type { RunOutcome } from './summary-data';
 
 export interface RunRecord extends RunOutcome {
-  namespace: string;
   started_at: string;
   finished_at: string;
   target: { kind: Target['kind']; base_url: string };

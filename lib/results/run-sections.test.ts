@@ -57,14 +57,29 @@ describe('consoleSummary', () => {
   it('sets title, heading, table, outcome and files apart by blank lines', () => {
     const record = {
       ...passed,
-      namespace: 'bench-x',
       started_at: '2026-01-02T03:04:05.000Z',
       finished_at: '2026-01-02T03:05:05.000Z',
       target: { kind: 'emulator' as const, base_url: 'http://127.0.0.1:8787' },
       config: {},
-      versions: { bench: '0.1.0', commit: 'abc', runner: 'bench 0.1.0', node: 'v20' },
+      versions: {
+        bench: '0.1.0',
+        commit: 'abc',
+        dirty: false,
+        built_at: null,
+        runner: 'bench 0.1.0',
+        node: 'v20',
+      },
     };
-    expect(consoleSummary(record, 'demo', ['  ingest 10 rows'], ['  a  b', '  1  2'], ['x.md'])).toBe(
+    expect(
+      consoleSummary(
+        record,
+        'demo',
+        'namespace bench-x',
+        ['  ingest 10 rows'],
+        ['  a  b', '  1  2'],
+        ['x.md'],
+      ),
+    ).toBe(
       [
         '',
         '  demo on emulator (http://127.0.0.1:8787), namespace bench-x',

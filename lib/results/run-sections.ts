@@ -1,5 +1,7 @@
 // The parts of a result's Markdown and console text that both experiments print the same way: where and when the
 // run happened, the failed queries by status, the threshold outcome, the files written and the console layout. Pure.
+
+import { describeCommit } from '../versions';
 import { formatErrorsByStatus } from './format';
 import type { QueryFigures } from './query-cell-figures';
 import type { RunRecord } from './run-record';
@@ -10,7 +12,7 @@ export function runItemsMarkdown(r: RunRecord): string[] {
   const v = r.versions;
   return [
     `- Target: ${r.target.kind} at ${r.target.base_url}`,
-    `- Run: ${r.started_at} to ${r.finished_at}; bench ${v.bench} (commit ${v.commit}), runner ${v.runner}, Node.js ${v.node}`,
+    `- Run: ${r.started_at} to ${r.finished_at}; bench ${v.bench} (commit ${describeCommit(v)}), runner ${v.runner}, Node.js ${v.node}`,
   ];
 }
 
@@ -52,16 +54,17 @@ export function outcomeText(r: RunOutcome, files: readonly string[]): string[] {
 }
 
 /**
- * The console summary both experiments print: `<what> on <target> (<url>), namespace <ns>`, any further heading
- * lines, the cell table, the threshold outcome and the files written, set apart by blank lines.
+ * The console summary both experiments print: `<what> on <target> (<url>), <where>`, any further heading lines,
+ * the cell table, the threshold outcome and the files written, set apart by blank lines.
  */
 export function consoleSummary(
   r: RunRecord,
   what: string,
+  where: string,
   heading: readonly string[],
   table: readonly string[],
   files: readonly string[],
 ): string {
-  const title = `  ${what} on ${r.target.kind} (${r.target.base_url}), namespace ${r.namespace}`;
+  const title = `  ${what} on ${r.target.kind} (${r.target.base_url}), ${where}`;
   return `${['', title, ...heading, '', ...table, '', ...outcomeText(r, files), ''].join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 // Experiment 1's result JSON, a stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 
+import { queryLoadRecord } from '../../common-knobs';
 import { type RunRecord, targetRecord } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { Versions } from '../../versions';
@@ -13,6 +14,7 @@ import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './
  */
 export interface BacklogResult extends RunRecord {
   experiment: 'backlog';
+  namespace: string;
   cells: Cell[];
   metadata_snapshots: MetadataSnapshot[];
   /** What the writers did after setup: rows acknowledged and failed write requests (all phases). */
@@ -43,7 +45,7 @@ export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['conf
     GT_START_BYTES: c.gtStartBytes,
     ALLOW_SMALL_THRESHOLDS: c.allowSmallThresholds,
     CLEANUP: c.cleanup,
-    QUERY_RATE: c.queryRate,
+    ...queryLoadRecord(c.load),
     TOP_K: c.topK,
     DIMS: c.dims,
     SEED: seed,
@@ -51,8 +53,6 @@ export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['conf
     WRITE_BATCH_ROWS: c.writeBatchRows,
     SEED_BATCH_ROWS: c.seedBatchRows,
     PHASE_TIMEOUT_S: c.phaseTimeoutS,
-    QUERY_VUS: c.queryVus,
-    QUERY_MAX_VUS: c.queryMaxVus,
     SETUP_TIMEOUT_S: c.setupTimeoutS,
     RESULTS_DIR: c.resultsDir,
   };

@@ -111,7 +111,7 @@ describe('buildResult (the stable JSON shape)', () => {
       SEED: 42,
       QUERY_RATE: 20,
     });
-    expect(Object.keys(result.config)).toHaveLength(23);
+    expect(Object.keys(result.config)).toHaveLength(25);
   });
 
   it('starts the snapshots with the one setup() took after indexing', () => {

@@ -28,5 +28,12 @@ export function renderText(r: BacklogResult, files: string[]): string {
     'backlog end',
   ];
   const rows = r.cells.map((cell) => [PHASE_SHORT[cell.phase], cell.consistency, ...cellFigures(cell)]);
-  return consoleSummary(r, 'backlog experiment', [], textTable(header, rows), files);
+  return consoleSummary(
+    r,
+    'backlog experiment',
+    `namespace ${r.namespace}`,
+    [],
+    textTable(header, rows),
+    files,
+  );
 }

@@ -1,19 +1,30 @@
-// Number and label formats of experiment 2's tables (per-configuration Markdown, console, merged report). Pure.
+// Number and label formats of experiment 2's tables (Markdown report and console). Pure.
+import { formatFixed, formatMs } from '../../results/format';
+import type { Shape } from '../cells';
+import type { FilterCostCell, Interval } from './cells';
 
-import { formatFixed } from '../../results/format';
-import type { FilterCostCell } from './cells';
-import type { FilterCostResult } from './json';
-
-export const SHAPE_LABEL: Record<FilterCostCell['shape'], string> = {
+export const SHAPE_LABEL: Record<Shape, string> = {
   ann_only: 'ANN, no filter',
-  ann_filtered: 'ANN + Eq',
-  filter_ordered: 'Gte, order by attr',
-  ann_range: 'ANN + range',
+  ann_filtered: 'ANN + filter',
+  filter_ordered: 'filter, order by attr',
 };
 
-/** "0.1%" and so on; the cell's exact match count goes in its own column. */
-export function formatSelectivity(cell: Pick<FilterCostCell, 'selectivity_pct'>): string {
-  return `${cell.selectivity_pct}%`;
+/** A share of rows as a percentage with at most 4 significant digits: 0.001 -> "0.1%", 0.0101 -> "1.01%". */
+export function formatShare(fraction: number | null): string {
+  if (fraction === null) return '—';
+  return `${Number((fraction * 100).toPrecision(4))}%`;
+}
+
+/** "4.2ms [3.9–4.6]"; a side the samples cannot bound is "?". */
+export function formatWithInterval(estimate: number | null, ci: Interval): string {
+  if (estimate === null) return '—';
+  const side = (x: number | null) => (x === null ? '?' : formatMs(x).replace('ms', ''));
+  return `${formatMs(estimate)} [${side(ci[0])}–${side(ci[1])}]`;
+}
+
+/** A cell's client p95 with its interval. */
+export function p95Text(cell: FilterCostCell | undefined): string {
+  return cell ? formatWithInterval(cell.client_ms.p95, cell.client_ms_ci95.p95) : 'not run';
 }
 
 /** 0.9543 -> "0.954"; null -> "—". */
@@ -31,10 +42,13 @@ export function formatSeconds(value: number | null): string {
   return formatFixed(value, 2, ' s');
 }
 
-/** "int, 100 values, filterable" / "none" / "string, unique, not filterable". */
-export function describeAttribute(r: Pick<FilterCostResult, 'attribute' | 'config'>): string {
-  const a = r.attribute;
-  if (a.type === null) return 'no attribute';
-  const values = a.cardinality === r.config.ROWS ? 'unique values' : `${a.cardinality} distinct values`;
-  return `${a.type}, ${values}, ${a.filterable ? 'filterable' : 'not filterable'}`;
+/** +1.2 % / −3.6 %; "—" when unknown. */
+export function formatSignedPct(value: number | null): string {
+  if (value === null) return '—';
+  return `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}%`;
+}
+
+/** "×1.19"; "—" when unknown. */
+export function formatRatio(value: number | null): string {
+  return value === null ? '—' : `×${value.toFixed(2)}`;
 }

@@ -1,44 +1,58 @@
-// Experiment 2's per-configuration result JSON: a stable shape the report step (scripts/filter-cost-report.ts)
-// and jq recipes rely on. Pure.
-
+// Experiment 2's result JSON: one file for the whole study, a stable shape scripts rely on (issue 12). Every figure
+// the report shows can be recomputed from it: the polls behind each peak and drain, the ingest behind every rate, and
+// each window's latency grid behind its percentiles and intervals. Pure.
 import { type RunRecord, targetRecord } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { Versions } from '../../versions';
-import { attributeColumn, valueBytes } from '../attribute-values';
-import type { CellPlan } from '../cells';
-import { ATTRIBUTE_NAME, type AttributeKind, configKnobs, type FilterCostConfig } from '../config';
+import type { StudyPlan, UnreachableCell } from '../cells';
+import { configKnobs, type FilterCostConfig } from '../config';
+import { GRID_PERCENTS } from '../quantile-grid';
 import type { DrainStats, IngestStats, SetupData, StorageStats } from '../setup-data';
-import { buildFilterCostCells, type FilterCostCell } from './cells';
+import { buildCells, type FilterCostCell } from './cells';
+import {
+  baselineMean,
+  driftPct,
+  type FilterableDelta,
+  filterableDeltas,
+  type IngestFigures,
+  vsBaselineMeanPct,
+} from './comparisons';
+
+export interface ConfigurationResult {
+  name: string;
+  namespace: string;
+  attribute: { type: 'int' | 'string' | 'none'; cardinality: number | null; filterable: boolean | null };
+  ingest: IngestStats & {
+    /** Rows acknowledged per wall-clock second. */
+    rows_per_s: number | null;
+    /** Request JSON megabytes (10^6) per wall-clock second. */
+    mb_per_s: number | null;
+    /** Ingest throughput against the mean of the baselines, in % (null for a baseline). */
+    vs_baseline_mean_pct: number | null;
+  };
+  drain: DrainStats;
+  storage: StorageStats;
+}
 
 /**
- * Keys in this order: experiment, configuration, namespace, started_at, finished_at, target, attribute, config,
- * versions, ingest, drain, storage, cells, unreachable, dropped_iterations, thresholds.
+ * Keys in this order: experiment, namespace_prefix, started_at, finished_at, target, config, versions,
+ * configurations, drift_pct, baseline_mean_rows_per_s, filterable_deltas, cells, unreachable, latency_grid_percents,
+ * dropped_iterations, thresholds.
  */
 export interface FilterCostResult extends RunRecord {
   experiment: 'filter-cost';
-  /** The configuration's label: `none`, `int-100`, `string-unique-unfiltered`, ... */
-  configuration: string;
-  attribute: {
-    name: string | null;
-    type: Exclude<AttributeKind, 'none'> | null;
-    cardinality: number | null;
-    filterable: boolean | null;
-    /** Logical bytes of one value (8 for int; strings are 8 characters up to 10^7 values). */
-    value_bytes: number | null;
-  };
-  ingest: IngestStats & {
-    /** Acknowledged rows per second with requests in flight (busy_s). */
-    rows_per_s: number | null;
-    /** Request JSON megabytes (10^6) per busy second. */
-    request_mb_per_s: number | null;
-    /** Billable logical megabytes written per busy second. */
-    billable_mb_per_s: number | null;
-  };
-  drain: DrainStats;
-  storage: StorageStats & { bytes_per_row: number | null };
+  /** Namespaces were `<prefix>-<configuration>`. */
+  namespace_prefix: string;
+  configurations: ConfigurationResult[];
+  /** Ingest throughput of the last baseline against the first, in %: how much the run drifted. */
+  drift_pct: number | null;
+  baseline_mean_rows_per_s: number | null;
+  filterable_deltas: FilterableDelta[];
+  /** Every window: each cell at strong, then eventual. */
   cells: FilterCostCell[];
-  /** Sweep points the cardinality cannot hit exactly. */
-  unreachable: CellPlan['unreachable'];
+  unreachable: UnreachableCell[];
+  /** The percentiles of every cell's latency_grid. */
+  latency_grid_percents: readonly number[];
 }
 
 export interface FilterCostRunInfo {
@@ -52,40 +66,57 @@ const perSecond = (amount: number, seconds: number) => (seconds > 0 ? amount / s
 export function buildFilterCostResult(
   data: SummaryData,
   c: FilterCostConfig,
-  plan: CellPlan,
+  plan: StudyPlan,
   run: FilterCostRunInfo,
 ): FilterCostResult {
   const { setup } = run;
+  const byName = new Map(c.configurations.map((x) => [x.name, x]));
+  const figures: IngestFigures[] = setup.configurations.map((x) => ({
+    name: x.name,
+    attribute: byName.get(x.name)?.attribute ?? null,
+    rows_per_s: perSecond(x.ingest.rows, x.ingest.wall_s),
+    approx_logical_bytes: x.storage.approx_logical_bytes,
+    billable_bytes_written: x.storage.billing.billable_logical_bytes_written,
+  }));
+  const mean = baselineMean(figures);
+  const configurations = setup.configurations.map((x, i): ConfigurationResult => {
+    const a = figures[i].attribute;
+    return {
+      name: x.name,
+      namespace: x.namespace,
+      attribute: a
+        ? { type: a.type, cardinality: a.cardinality, filterable: a.filterable }
+        : { type: 'none', cardinality: null, filterable: null },
+      ingest: {
+        ...x.ingest,
+        rows_per_s: figures[i].rows_per_s,
+        mb_per_s: perSecond(x.ingest.request_bytes / 1e6, x.ingest.wall_s),
+        vs_baseline_mean_pct: vsBaselineMeanPct(figures[i], mean),
+      },
+      drain: x.drain,
+      storage: x.storage,
+    };
+  });
   const outcome = runOutcome(data);
-  const hasAttribute = c.attribute !== 'none';
-  const { approx_logical_bytes: bytes, approx_row_count: rows } = setup.storage;
   return {
     experiment: 'filter-cost',
-    configuration: c.label,
-    namespace: setup.namespace,
+    namespace_prefix: setup.prefix,
     started_at: new Date(setup.startedAtMs).toISOString(),
     finished_at: new Date(run.finishedAtMs).toISOString(),
     target: targetRecord(c.target),
-    attribute: {
-      name: hasAttribute ? ATTRIBUTE_NAME : null,
-      type: c.attribute === 'none' ? null : c.attribute,
-      cardinality: hasAttribute ? c.cardinality : null,
-      filterable: hasAttribute ? c.filterable : null,
-      value_bytes:
-        c.attribute === 'none' ? null : valueBytes(attributeColumn(c.attribute, c.rows, c.cardinality, 0)),
-    },
     config: configKnobs(c, setup.seed),
     versions: run.versions,
-    ingest: {
-      ...setup.ingest,
-      rows_per_s: perSecond(setup.ingest.rows, setup.ingest.busy_s),
-      request_mb_per_s: perSecond(setup.ingest.request_bytes / 1e6, setup.ingest.busy_s),
-      billable_mb_per_s: perSecond(setup.ingest.billable_bytes_written / 1e6, setup.ingest.busy_s),
-    },
-    drain: setup.drain,
-    storage: { ...setup.storage, bytes_per_row: bytes !== null && rows ? bytes / rows : null },
-    cells: buildFilterCostCells(data, plan.cells, setup.recall, c.queryDurationS),
+    configurations,
+    drift_pct: driftPct(figures),
+    baseline_mean_rows_per_s: mean,
+    filterable_deltas: filterableDeltas(figures),
+    cells: buildCells(data, plan.cells, setup.configurations, {
+      rows: c.rows,
+      measuredS: c.queryDurationS,
+      arrival: c.load.mode === 'arrival',
+    }),
     unreachable: plan.unreachable,
+    latency_grid_percents: GRID_PERCENTS,
     dropped_iterations: outcome.dropped_iterations,
     thresholds: outcome.thresholds,
   };

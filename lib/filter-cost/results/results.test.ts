@@ -1,161 +1,120 @@
 import { describe, expect, it } from 'vitest';
 import { jsonFileText } from '../../results/run-record';
-import { planCells } from '../cells';
 import { buildFilterCostResult } from './json';
 import { renderFilterCostMarkdown } from './markdown';
-import { buildReport, stat } from './report';
-import { renderReportMarkdown } from './report-markdown';
-import {
-  baselineConfig,
-  fixtureFilterCostSummary,
-  fixtureManifest,
-  fixtureRunInfo,
-  int100Config,
-} from './testdata/fixture';
+import { fixtureConfig, fixturePlan, fixtureRunInfo, fixtureSummary } from './testdata/fixture';
 import { renderFilterCostText } from './text';
 
-const int100 = () =>
-  buildFilterCostResult(
-    fixtureFilterCostSummary(int100Config, 0),
-    int100Config,
-    planCells(int100Config),
-    fixtureRunInfo(int100Config, 0.5),
-  );
-const baseline = (slower: number, drain: number) =>
-  buildFilterCostResult(
-    fixtureFilterCostSummary(baselineConfig, slower),
-    baselineConfig,
-    planCells(baselineConfig),
-    fixtureRunInfo(baselineConfig, drain),
-  );
+const result = buildFilterCostResult(fixtureSummary(), fixtureConfig, fixturePlan, fixtureRunInfo());
 
-describe('buildFilterCostResult (the per-configuration JSON)', () => {
-  const r = int100();
-
-  it('has exactly the documented top-level keys', () => {
-    expect(Object.keys(r)).toEqual([
+describe('the study result', () => {
+  it('has the stable top-level keys, in order', () => {
+    expect(Object.keys(result)).toEqual([
       'experiment',
-      'configuration',
-      'namespace',
+      'namespace_prefix',
       'started_at',
       'finished_at',
       'target',
-      'attribute',
       'config',
       'versions',
-      'ingest',
-      'drain',
-      'storage',
+      'configurations',
+      'drift_pct',
+      'baseline_mean_rows_per_s',
+      'filterable_deltas',
       'cells',
       'unreachable',
+      'latency_grid_percents',
       'dropped_iterations',
       'thresholds',
     ]);
-    expect(r.attribute).toEqual({
-      name: 'attr',
-      type: 'int',
-      cardinality: 100,
-      filterable: true,
-      value_bytes: 8,
-    });
-    expect(JSON.parse(jsonFileText(r))).toEqual(r);
-  });
-
-  it('derives ingest throughput over the busy seconds and bytes per row once indexed', () => {
-    expect(r.ingest).toMatchObject({ rows_per_s: 4000, request_mb_per_s: 16.4, billable_mb_per_s: 12.352 });
-    expect(r.storage.bytes_per_row).toBe(3088);
-  });
-
-  it('reads each cell from its sub-metrics and joins the recall probes', () => {
-    expect(r.cells.map((c) => c.id)).toEqual([
-      'ann_only',
-      'ann_filtered',
-      'filter_ordered',
-      'ann_range_1',
-      'ann_range_10',
-      'ann_range_50',
-      'ann_range_100',
+    expect(Object.keys(result.configurations[0])).toEqual([
+      'name',
+      'namespace',
+      'attribute',
+      'ingest',
+      'drain',
+      'storage',
     ]);
-    expect(r.cells[4]).toMatchObject({
-      selectivity_pct: '10',
-      matches: 100,
-      filter: ['attr', 'Lt', 10],
-      requests: 50,
-      qps: 10,
-      errors: 2,
-      error_rate: 0.04,
-      errors_by_status: { '429': 2 },
-      client_ms: { p50: 4, p95: 8, p99: 10 },
-      returned_rows: { min: 10, max: 10 },
-      billable_bytes_queried: 256_000_000,
-      recall: { queries: 4, mean: 0.975, min: 0.9, failed: 0 },
-    });
-    expect(r.cells[2].recall).toBeNull();
-    expect(r.unreachable).toEqual([
+    expect(Object.keys(result.cells[0])).toEqual([
+      'configuration',
+      'shape',
+      'consistency',
+      'selectivity_target',
+      'selectivity_measured',
+      'filter',
+      'requests',
+      'errors',
+      'errors_by_status',
+      'qps',
+      'client_ms',
+      'client_ms_ci95',
+      'server_ms',
+      'recall_at_10',
+      'exhaustive_search_count_p50',
+      'returned_rows',
+      'from_intended_ms',
+      'latency_grid',
+    ]);
+  });
+
+  it("computes ingest rates over wall time, the drift and the comparison with the baselines' mean", () => {
+    const [head, int2] = result.configurations;
+    expect(head.ingest.rows_per_s).toBeCloseTo(20_000 / 2, 9);
+    expect(head.ingest.mb_per_s).toBeCloseTo(41 / 2, 9);
+    expect(head.attribute).toEqual({ type: 'none', cardinality: null, filterable: null });
+    expect(int2.attribute).toEqual({ type: 'int', cardinality: 2, filterable: true });
+    // baseline-tail is the 6th configuration: wall 2.1 s against 2.0 s for the head.
+    expect(result.drift_pct).toBeCloseTo((20_000 / 2.1 / 10_000 - 1) * 100, 9);
+    expect(int2.ingest.vs_baseline_mean_pct).toBeCloseTo(
+      (20_000 / 2.05 / ((10_000 + 20_000 / 2.1) / 2) - 1) * 100,
+      9,
+    );
+    expect(result.filterable_deltas).toEqual([
       {
-        selectivity: '0.1',
-        reason: 'cardinality 100 has no set of values covering exactly 1 rows (nearest: 0 or 10)',
+        filterable: 'int-10k',
+        unfiltered: 'int-10k-unfiltered',
+        logical_bytes: 4000,
+        billable_bytes_written: 0,
       },
     ]);
   });
-});
 
-describe('per-configuration renderers', () => {
-  it('matches the Markdown golden file', async () => {
-    await expect(renderFilterCostMarkdown(int100())).toMatchFileSnapshot(
-      './testdata/filter-cost-int-100.md.golden',
+  it('keeps every window at both consistencies, with the counted selectivity and the grid behind its percentiles', () => {
+    expect(result.cells).toHaveLength(2 * fixturePlan.cells.length);
+    const cell = result.cells.find(
+      (c) => c.configuration === 'int-10k' && c.shape === 'ann_filtered' && c.selectivity_target === 0.001,
+    );
+    expect(cell).toMatchObject({
+      consistency: 'strong',
+      selectivity_measured: 0.001,
+      filter: ['attr', 'Lt', 10],
+      requests: 200,
+      qps: 20,
+    });
+    expect(cell?.latency_grid?.values).toHaveLength(result.latency_grid_percents.length);
+    expect(cell?.client_ms.p95).toBe(cell?.latency_grid?.values[result.latency_grid_percents.indexOf(95)]);
+    expect(result.unreachable.map((u) => `${u.configuration}@${u.selectivityTag}`)).toEqual(['int-2@1']);
+  });
+
+  it('renders the Markdown report (golden), the published tables first', async () => {
+    const md = renderFilterCostMarkdown(result);
+    await expect(md).toMatchFileSnapshot('./testdata/study.md.golden');
+    expect(md.split('\n')[0]).toBe(
+      '# Experiment 2: filterable-attribute cost, 6 configurations of 20000 rows',
     );
   });
 
-  it('prints the console table', () => {
-    const text = renderFilterCostText(int100(), ['results/x.md']);
-    expect(text).toContain('  ann_range_10    10     50    4.0%    4ms    8ms   10ms  3ms      0.975');
-    expect(text).toContain('  ingest 1000 rows at 4,000 rows/s, drain 0.50 s, 2.94 MiB logical');
-    expect(text).toContain('  ✓ all thresholds passed, 0 dropped iterations');
-  });
-});
-
-describe('buildReport (merged over configurations)', () => {
-  const report = buildReport(fixtureManifest, [baseline(0, 0.25), int100(), baseline(1, 0.75)], {
-    'int-100': {
-      ann_only: {
-        p50: { estimate: 2, low: 1.8, high: 2.3, samples: 50 },
-        p99: { estimate: 6, low: 5.1, high: null, samples: 50 },
-      },
-    },
+  it('says on the first line when the bundle was built from a dirty tree', () => {
+    const dirty = buildFilterCostResult(fixtureSummary(), fixtureConfig, fixturePlan, fixtureRunInfo(true));
+    expect(renderFilterCostMarkdown(dirty).split('\n')[0]).toBe(
+      '**Built from a dirty tree: commit abc123def456 plus uncommitted changes, so this run cannot be reproduced from the commit alone.**',
+    );
   });
 
-  it('groups repeats into median and range and compares with the baseline of the same run', () => {
-    expect(report.configurations.map((s) => [s.configuration, s.repeats])).toEqual([
-      ['none', 2],
-      ['int-100', 1],
-    ]);
-    const [none, int] = report.configurations;
-    expect(none.drain_s).toEqual({ median: 0.5, min: 0.25, max: 0.75, n: 2 });
-    expect(none.cells[0].client_p50_ms).toEqual({ median: 2.5, min: 2, max: 3, n: 2 });
-    expect(none.vs_baseline).toBeNull();
-    expect(int.vs_baseline).toEqual({
-      rows_per_s_ratio: 1,
-      billable_bytes_per_row_delta: 8,
-      logical_bytes_per_row_delta: 8,
-      drain_s_delta: 0,
-      ann_only_p50_ratio: 0.8,
-    });
-    expect(int.cells[0]).toMatchObject({
-      client_p50_ci: [1.8, 2.3],
-      client_p99_ci: [5.1, null],
-      samples: 50,
-    });
-    expect(JSON.parse(jsonFileText(report))).toEqual(report);
-  });
-
-  it('matches the report Markdown golden file', async () => {
-    await expect(renderReportMarkdown(report)).toMatchFileSnapshot('./testdata/filter-cost-report.md.golden');
-  });
-
-  it('computes medians of even and odd counts and skips missing values', () => {
-    expect(stat([3, null, 1, 2])).toEqual({ median: 2, min: 1, max: 3, n: 3 });
-    expect(stat([4, 1])).toMatchObject({ median: 2.5 });
-    expect(stat([])).toEqual({ median: null, min: null, max: null, n: 0 });
+  it('renders the console summary (golden) and a JSON file that diffs line by line', async () => {
+    await expect(renderFilterCostText(result, ['r.md', 'r.json'])).toMatchFileSnapshot(
+      './testdata/study.txt.golden',
+    );
+    expect(jsonFileText(result).endsWith('}\n')).toBe(true);
   });
 });

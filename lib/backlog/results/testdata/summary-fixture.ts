@@ -31,7 +31,14 @@ export const fixtureRun: RunInfo = {
   startedAtMs: T0 - 10_000,
   finishedAtMs: T0 + 60_000,
   setupSnapshot: { timeMs: T0 - 1000, unindexedBytes: 0, approxRowCount: 1000 },
-  versions: { bench: '0.1.0', commit: 'abc1234', runner: 'bench 0.1.0', node: 'v20.19.0' },
+  versions: {
+    bench: '0.1.0',
+    commit: 'abc1234',
+    dirty: false,
+    built_at: null,
+    runner: 'bench 0.1.0',
+    node: 'v20.19.0',
+  },
 };
 
 const trend = (med: number, p95: number, p99: number, max: number): SummaryMetric => ({

@@ -1,122 +1,154 @@
-// handleSummary data and setup() data of two short experiment-2 runs (the no-attribute baseline and int-100), shaped
-// exactly like the sub-metric keys the script declares; values are made up. Used by the renderer golden tests.
-
+// handleSummary data and setup() data of a small study (both baselines, int-2, int-100, the int-10k sweep and its
+// non-filterable twin), shaped exactly like the sub-metric keys the script declares. Latencies come from seeded
+// sample sets summarised as the runner would (the quantile grid), so estimates and intervals are consistent. Values
+// are made up. Used by the renderer golden tests.
 import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
-import { planCells } from '../../cells';
+import { mulberry32 } from '../../../vectors';
+import { CONSISTENCIES, planStudy, type StudyPlan } from '../../cells';
 import { type FilterCostConfig, readFilterCostConfig } from '../../config';
-import { cellKeys } from '../../metric-keys';
-import type { SetupData } from '../../setup-data';
+import type { Poll } from '../../drain';
+import { cellKeys, FILTER_COST_METRIC } from '../../metric-keys';
+import { GRID_PERCENTS, gridOf } from '../../quantile-grid';
+import type { ConfigurationData, SetupData } from '../../setup-data';
 import type { FilterCostRunInfo } from '../json';
-import type { FilterCostManifest } from '../manifest';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
-const SHARED = {
-  ROWS: '1000',
-  QUERY_RATE: '10',
-  QUERY_DURATION_S: '5',
-  QUERY_WARMUP_S: '1',
+export const fixtureConfig: FilterCostConfig = readFilterCostConfig({
+  ROWS: '20000',
+  CONFIGURATIONS: 'baseline-head,int-2,int-100,int-10k,int-10k-unfiltered,baseline-tail',
+  SELECTIVITIES: '0.1,1,10',
+  QUERY_DURATION_S: '10',
   RECALL_QUERIES: '4',
   SEED: '42',
   TURBOPUFFER_BASE_URL: 'http://127.0.0.1:8787',
-};
-
-export const baselineConfig: FilterCostConfig = readFilterCostConfig({ ...SHARED, ATTRIBUTE: 'none' });
-export const int100Config: FilterCostConfig = readFilterCostConfig({
-  ...SHARED,
-  ATTRIBUTE: 'int',
-  CARDINALITY: '100',
 });
+export const fixturePlan: StudyPlan = planStudy(fixtureConfig);
 
-const trend = (med: number, p95: number, p99: number, min = med / 2, max = p99 * 1.5): SummaryMetric => ({
-  type: 'trend',
-  values: { avg: med, min, med, max, 'p(95)': p95, 'p(99)': p99, count: 50 },
-});
-const counter = (count: number): SummaryMetric => ({ type: 'counter', values: { count, rate: count / 5 } });
+const counter = (count: number): SummaryMetric => ({ type: 'counter', values: { count, rate: count / 10 } });
 
-export function fixtureFilterCostSummary(c: FilterCostConfig, slower: number): SummaryData {
-  const metrics: Record<string, SummaryMetric> = { dropped_iterations: counter(0) };
-  planCells(c).cells.forEach((cell, i) => {
-    const k = cellKeys(cell);
-    const errors = cell.id === 'ann_range_10' ? 2 : 0;
-    metrics[k.requests] = counter(50);
-    metrics[k.failed] = { type: 'rate', values: { rate: errors / 50, passes: errors, fails: 50 - errors } };
-    metrics[k.errors('429')] = counter(errors);
-    metrics[k.clientOk] = trend(2 + i * 0.5 + slower, 4 + i + slower, 6 + i + slower);
-    metrics[k.server] = trend(1 + i * 0.5, 2 + i, 3 + i);
-    metrics[k.execution] = trend(0.5 + i * 0.5, 1 + i, 2 + i);
-    metrics[k.fromIntended] = trend(3 + i, 5 + i, 8 + i);
-    metrics[k.exhaustive] = trend(0, 0, 0, 0, 0);
-    const billed = 256_000_000;
-    metrics[k.billableQueried] = trend(billed, billed, billed, billed, billed);
-    const rows = cell.expectedRows;
-    metrics[k.returnedRows] = trend(rows, rows, rows, rows, rows);
+/** A trend summarised as the runner would: the grid's percentiles plus min, max, avg, med and count. */
+function trend(sorted: number[]): SummaryMetric {
+  const g = gridOf(sorted);
+  const values: Record<string, number> = {
+    count: g.n,
+    min: g.min,
+    max: g.max,
+    avg: 0,
+    med: g.values[GRID_PERCENTS.indexOf(50)],
+  };
+  GRID_PERCENTS.forEach((p, i) => {
+    values[`p(${p})`] = g.values[i];
+  });
+  values.avg = sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length);
+  return { type: 'trend', values };
+}
+
+function samples(n: number, median: number, seed: number): number[] {
+  const next = mulberry32(seed);
+  return Array.from(
+    { length: n },
+    () => median * Math.exp(0.3 * (next() / 2 ** 32 - 0.5) + 0.5 * (next() / 2 ** 32) ** 8),
+  ).sort((a, b) => a - b);
+}
+
+export function fixtureSummary(): SummaryData {
+  const metrics: Record<string, SummaryMetric> = {
+    dropped_iterations: counter(0),
+    [FILTER_COST_METRIC.writeErrors]: counter(0),
+    [FILTER_COST_METRIC.writeRetries429]: counter(3),
+  };
+  fixturePlan.cells.forEach((cell, i) => {
+    for (const consistency of CONSISTENCIES) {
+      const k = cellKeys(cell, consistency);
+      const errors = cell.id === 'int-10k/filter_ordered/10' && consistency === 'strong' ? 2 : 0;
+      const requests = 200;
+      const strong = consistency === 'strong' ? 1 : 0;
+      metrics[k.requests] = counter(requests);
+      metrics[k.failed] = {
+        type: 'rate',
+        values: { rate: errors / requests, passes: errors, fails: requests - errors },
+      };
+      metrics[k.errors('429')] = counter(errors);
+      metrics[k.clientOk] = trend(samples(requests - errors, 3 + (i % 5) * 0.4 + strong, 100 * i + strong));
+      metrics[k.server] = trend(samples(requests - errors, 1.5 + (i % 5) * 0.3, 100 * i + 50 + strong));
+      metrics[k.execution] = trend(samples(requests - errors, 1, 7));
+      metrics[k.exhaustive] = trend([0, 0]);
+      metrics[k.fromIntended] = trend(samples(requests, 3.5, 9));
+      metrics[k.returnedRows] = trend([cell.expectedRows, cell.expectedRows]);
+    }
   });
   return { metrics };
 }
 
-export function fixtureSetup(c: FilterCostConfig, drainS: number): SetupData {
-  const bytesPerRow = c.attribute === 'none' ? 3080 : 3088;
-  const recall: SetupData['recall'] = {};
-  for (const cell of planCells(c).cells)
+function configurationData(c: FilterCostConfig, plan: StudyPlan, name: string, i: number): ConfigurationData {
+  const x = c.configurations.find((y) => y.name === name);
+  const bytesPerRow = x?.attribute ? 3088 : 3080;
+  const cells = plan.cells.filter((cell) => cell.configuration === name);
+  const matches: Record<string, number | null> = {};
+  for (const cell of cells) if (cell.filter) matches[cell.selectivityTag] = cell.expectedMatches;
+  const recall: ConfigurationData['recall'] = {};
+  for (const cell of cells)
     if (cell.shape !== 'filter_ordered')
-      recall[cell.id] = { queries: 4, mean: cell.matches < 20 ? 1 : 0.975, min: 0.9, failed: 0 };
+      recall[cell.id] = {
+        strong: { queries: 4, mean: cell.filter ? 1 : 0.975, min: 0.9, failed: 0 },
+        eventual: { queries: 4, mean: cell.filter ? 1 : 0.95, min: 0.9, failed: 0 },
+      };
+  const wall = 2 + (i % 3) * 0.05;
+  const polls: Poll[] = [
+    [0, 0, 1],
+    [500, 4 * bytesPerRow * 1000, 0],
+    [1000, 9 * bytesPerRow * 1000, 0],
+    [Math.round(wall * 1000) + 250, 3 * bytesPerRow * 1000, 0],
+    [Math.round(wall * 1000) + 500, 0, 1],
+  ];
   return {
-    namespace: `bench-filter-cost-${c.label}-fixture`,
-    seed: 42,
-    startedAtMs: T0,
-    created: true,
+    name,
+    namespace: `bench-filter-cost-fixture-${name}`,
     ingest: {
-      rows: 1000,
-      requests: 1,
-      request_bytes: 4_100_000,
-      billable_bytes_written: 1000 * bytesPerRow,
-      busy_s: 0.25,
-      wall_s: 0.4,
+      rows: c.rows,
+      requests: 20,
+      request_bytes: 41_000_000,
+      billable_bytes_written: c.rows * bytesPerRow,
+      wall_s: wall,
+      retries_429: name === 'int-2' ? 3 : 0,
+      write_errors: 0,
       write_ms: { p50: 240, p95: 250, p99: 250, max: 250 },
-      retries: 0,
-      first_send_ms: T0 + 1000,
-      last_ack_ms: T0 + 1400,
+      last_ack_ms: Math.round(wall * 1000),
     },
-    drain: {
-      seconds: drainS,
-      poll_ms: 250,
-      curve: [
-        { t_s: -0.2, unindexed_bytes: 1000 * bytesPerRow, approx_row_count: 0 },
-        { t_s: drainS, unindexed_bytes: 0, approx_row_count: 1000 },
-      ],
+    drain: { peak_unindexed_bytes: 9 * bytesPerRow * 1000, duration_s: 0.5, poll_interval_s: 0.25, polls },
+    storage: {
+      approx_logical_bytes: c.rows * bytesPerRow + (x?.attribute?.filterable ? 4000 : 0),
+      approx_row_count: c.rows,
+      billing: { billable_logical_bytes_written: c.rows * bytesPerRow },
     },
-    storage: { approx_logical_bytes: 1000 * bytesPerRow, approx_row_count: 1000 },
+    matches,
     recall,
   };
 }
 
-export function fixtureRunInfo(c: FilterCostConfig, drainS: number): FilterCostRunInfo {
+export function fixtureSetup(): SetupData {
+  const names = fixtureConfig.configurations.map((x) => x.name);
   return {
-    setup: fixtureSetup(c, drainS),
-    finishedAtMs: T0 + 90_000,
-    versions: { bench: '0.1.0', commit: 'abc1234', runner: 'bench 0.1.0', node: 'v20.19.0' },
+    prefix: 'bench-filter-cost-fixture',
+    seed: 42,
+    startedAtMs: T0,
+    created: names.map((n) => `bench-filter-cost-fixture-${n}`),
+    configurations: names.map((n, i) => configurationData(fixtureConfig, fixturePlan, n, i)),
   };
 }
 
-export const fixtureManifest: FilterCostManifest = {
-  experiment: 'filter-cost',
-  profile: 'fixture',
-  description: 'two configurations',
-  started_at: new Date(T0 - 5000).toISOString(),
-  target: 'emulator',
-  emulator_flags: [],
-  env: { ROWS: '1000' },
-  extra_args: [],
-  cpus: 2,
-  runs: ['none', 'int-100', 'none'].map((configuration, i) => ({
-    configuration,
-    repeat: configuration === 'none' && i === 2 ? 2 : 1,
-    exit_code: 0,
-    result: `${configuration}-${i}.json`,
-    samples: null,
-    started_at: new Date(T0 + i * 100_000).toISOString(),
-    finished_at: new Date(T0 + i * 100_000 + 90_000).toISOString(),
-    load_average: [1.5, 1.25],
-  })),
-};
+export function fixtureRunInfo(dirty = false): FilterCostRunInfo {
+  return {
+    setup: fixtureSetup(),
+    finishedAtMs: T0 + 900_000,
+    versions: {
+      bench: '0.1.0',
+      commit: 'abc123def456',
+      dirty,
+      built_at: null,
+      runner: 'bench 0.1.0',
+      node: 'v20.19.0',
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// One namespace's metadata polls while setup() ingests and drains it: at most one per poll interval (the shared
+// poller's grid), every one kept as a compact Poll on a clock that starts with the ingest, and the wait for the
+// index after the last write. Runs inside setup() (one VU, k6 sleep).
+import { sleep } from 'k6';
+import { MetadataPoller, type MetadataReading } from '../metadata-poll';
+import { formatBytes } from '../sizes';
+import type { TurbopufferClient } from '../turbopuffer-client';
+import type { Poll } from './drain';
+
+export class PollSeries {
+  /** Epoch ms the series' clock counts from (the start of the ingest). */
+  readonly origin = Date.now();
+  readonly polls: Poll[] = [];
+  private readonly poller: MetadataPoller;
+
+  constructor(
+    client: TurbopufferClient,
+    namespace: string,
+    private readonly rows: number,
+    readonly intervalMs: number,
+    tags: Record<string, string>,
+  ) {
+    this.poller = new MetadataPoller(
+      () => client.metadata(namespace, { phase: 'ingest', ...tags }),
+      intervalMs,
+    );
+  }
+
+  /** Polls unless this interval already had a poll; returns the reading when one was taken. */
+  maybePoll(): MetadataReading | undefined {
+    const { reading, fresh } = this.poller.current();
+    if (!fresh || !reading) return undefined;
+    this.polls.push([reading.time - this.origin, reading.unindexedBytes, this.indexed(reading) ? 1 : 0]);
+    return reading;
+  }
+
+  /** Every row counted and index.status up-to-date. */
+  private indexed(r: MetadataReading): boolean {
+    return r.indexStatus === 'up-to-date' && (r.approxRowCount ?? 0) >= this.rows;
+  }
+
+  /** Polls until a reading says indexed, or throws (naming the last state) once `deadlineMs` passes. */
+  waitUntilIndexed(deadlineMs: number, what: string): void {
+    let last: MetadataReading | undefined;
+    while (Date.now() < deadlineMs) {
+      last = this.maybePoll() ?? last;
+      if (last && this.indexed(last)) return;
+      sleep(this.intervalMs / 1000 / 4);
+    }
+    const state = last
+      ? `${formatBytes(last.unindexedBytes)} unindexed, ${last.approxRowCount} rows`
+      : 'no reading';
+    throw new Error(
+      `${what} was not indexed in time (last poll: ${state}): raise DRAIN_TIMEOUT_S or lower ROWS`,
+    );
+  }
+}
