@@ -112,7 +112,7 @@ describe('the study result', () => {
   });
 
   it('renders the console summary (golden) and a JSON file that diffs line by line', async () => {
-    await expect(renderFilterCostText(result, ['r.md', 'r.json'])).toMatchFileSnapshot(
+    await expect(renderFilterCostText(result, ['results/study.json'])).toMatchFileSnapshot(
       './testdata/study.txt.golden',
     );
     expect(jsonFileText(result).endsWith('}\n')).toBe(true);
