@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -15,6 +15,20 @@ $(STAMP): package.json package-lock.json
 	@touch $@
 
 setup: $(STAMP) ## install dependencies (npm ci)
+
+# The Python SDK conformance suite (tests/emulator/python, run by tests/emulator/sdk-python.test.ts) needs its own
+# virtual environment with the pinned SDK; it is made again whenever the pinned list changes.
+VENV := .venv
+VENV_STAMP := $(VENV)/.bench-installed
+PY_REQUIREMENTS := tests/emulator/python/requirements.txt
+
+$(VENV_STAMP): $(PY_REQUIREMENTS)
+	rm -rf $(VENV)
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-input -r $(PY_REQUIREMENTS)
+	@touch $@
+
+venv: $(VENV_STAMP) ## Python virtual environment for the Python SDK suite (.venv/, pinned packages)
 
 build: $(STAMP) ## bundle scenarios/*.ts -> build/*.js and the runner/emulator -> dist/
 	npm run --silent build
@@ -26,7 +40,7 @@ typecheck: $(STAMP) ## type-check both worlds (k6 scripts, Node code)
 lint: $(STAMP) ## lint and format check (biome)
 	npx biome check .
 
-test: typecheck lint ## type-check, lint and run every test (what CI runs)
+test: typecheck lint $(VENV_STAMP) ## type-check, lint and run every test (what CI runs)
 	npx vitest run
 
 # Experiment 1 (issue 5) against a fresh local emulator, started and always stopped by scripts/with-emulator.ts.

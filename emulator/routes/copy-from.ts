@@ -9,9 +9,18 @@ import { readWriteBody } from '../wire/write-request';
 
 export const COPY_BATCH = 10_000;
 
-export async function copyDocuments(source: Namespace, dest: Namespace): Promise<WriteResult> {
+export function checkCopyDestination(dest: Namespace): void {
   if (dest.liveDocuments > 0)
     throw badRequest('copy_from_namespace: the destination namespace must be empty');
+}
+
+/** Copies every live document; `onBatch` hears how many of how many are copied after each batch. */
+export async function copyDocuments(
+  source: Namespace,
+  dest: Namespace,
+  onBatch: (copied: number, total: number) => void = () => {},
+): Promise<WriteResult> {
+  checkCopyDestination(dest);
   const rows = [...source.store.liveRows.values()].sort((a, b) => a - b);
   const total: WriteResult = { upserted: [], patched: [], deleted: [], rowsRemaining: false, bytes: 0 };
   const schema = source.schema.describeForMetadata();
@@ -45,6 +54,7 @@ export async function copyDocuments(source: Namespace, dest: Namespace): Promise
     const result = await dest.write(request, body);
     total.upserted.push(...result.upserted);
     total.bytes += result.bytes;
+    onBatch(at + batch.length, rows.length);
     if (rows.length === 0) break;
   }
   return total;

@@ -3,6 +3,7 @@ import type { Handler } from './context';
 import { cacheDebugRoute, emulatorStatsRoute, hintCacheWarmRoute, recallRoute } from './debug';
 import { metadataRoute, patchMetadataRoute } from './metadata';
 import { deleteRoute, listRoute } from './namespaces';
+import { pollOperationRoute, startAsyncRoute } from './operations';
 import { explainRoute, queryRoute } from './query';
 import { getSchemaRoute, updateSchemaRoute } from './schema';
 import { writeRoute } from './write';
@@ -17,6 +18,8 @@ export interface Route {
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v2/namespaces/:ns', handler: writeRoute },
   { method: 'DELETE', path: '/v2/namespaces/:ns', handler: deleteRoute },
+  { method: 'POST', path: '/v2/namespaces/:ns/async', handler: startAsyncRoute },
+  { method: 'GET', path: '/v1/namespaces/:ns/operations/:token', handler: pollOperationRoute },
   { method: 'POST', path: '/v2/namespaces/:ns/query', handler: queryRoute },
   { method: 'POST', path: '/v2/namespaces/:ns/explain_query', handler: explainRoute },
   { method: 'GET', path: '/v2/namespaces/:ns/metadata', handler: metadataRoute },

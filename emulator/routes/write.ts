@@ -8,7 +8,12 @@ import { writeTurn } from '../write-turn';
 import type { Reply, RouteContext } from './context';
 import { copyDocuments } from './copy-from';
 
-function respond(req: WriteRequest, result: WriteResult, startedAt: number): Reply {
+/** A write's response body (also the `success` of an asynchronous copy). */
+export function writeResponse(
+  req: WriteRequest,
+  result: WriteResult,
+  startedAt: number,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     status: 'OK',
     message: 'OK',
@@ -26,7 +31,7 @@ function respond(req: WriteRequest, result: WriteResult, startedAt: number): Rep
   }
   body.billing = { billable_logical_bytes_written: result.bytes };
   body.performance = serverTotal(startedAt);
-  return { body };
+  return body;
 }
 
 /** A Float32Array allocator over the request's pool: decoded vectors reuse warm memory. */
@@ -66,7 +71,7 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
   if (request.copyFromNamespace) {
     const source = ctx.registry.require(request.copyFromNamespace);
     const ns = await ctx.registry.getOrCreate(name);
-    return respond(request, await copyDocuments(source, ns), ctx.startedAt);
+    return { body: writeResponse(request, await copyDocuments(source, ns), ctx.startedAt) };
   }
   const ns: Namespace = await ctx.registry.getOrCreate(name);
   if (Object.keys(request).length === 0) throw badRequest('request body: empty write');
@@ -74,5 +79,5 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
   // for tens of milliseconds on a 40 MB write, and a query arriving meanwhile waited for both.
   await writeTurn();
   const result = await ns.write(request, body);
-  return respond(request, result, ctx.startedAt);
+  return { body: writeResponse(request, result, ctx.startedAt) };
 }

@@ -207,8 +207,8 @@ function parseGroupBy(raw: unknown, field: string): GroupKey[] {
 function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: Set<string>): QuerySpec {
   for (const key of Object.keys(body)) {
     if (!allowed.has(key)) {
-      if (key === 'compute_attributes')
-        throw badRequest(`${prefix}compute_attributes: not supported by the emulator`);
+      if (key === 'compute_attributes' || key === 'rerank_by')
+        throw badRequest(`${prefix}${key}: not supported by the emulator`);
       throw badRequest(`${prefix}${key}: unknown field in a query`);
     }
   }
@@ -272,6 +272,17 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
     )
       throw badRequest('consistency: expected {"level": "strong"} or {"level": "eventual"}');
     if (consistency.level === 'eventual') level = 'eventual';
+    // max_staleness_seconds (Python SDK 3.x) bounds how old an eventual view may be. Checked, not enforced: the
+    // emulator bounds its eventual view by bytes (--eventual-tail-limit), not by age.
+    for (const [key, value] of Object.entries(consistency)) {
+      if (key === 'level') continue;
+      if (key !== 'max_staleness_seconds' || level !== 'eventual')
+        throw badRequest(`consistency.${key}: unknown field (eventual queries take max_staleness_seconds)`);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+        throw badRequest(
+          `consistency.max_staleness_seconds: expected a whole number of seconds, got ${JSON.stringify(value)}`,
+        );
+    }
   }
   const encoding = body.vector_encoding ?? 'float';
   if (encoding !== 'float' && encoding !== 'base64')
