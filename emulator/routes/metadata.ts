@@ -31,7 +31,9 @@ export async function patchMetadataRoute(ctx: RouteContext): Promise<Reply> {
   const body = raw as Record<string, unknown>;
   for (const key of Object.keys(body))
     if (key !== 'pinning' && key !== 'read_only')
-      throw badRequest(`${key}: unknown field in a metadata update`);
+      throw badRequest(
+        `request body: unknown field ${JSON.stringify(key)} in a metadata update (it takes pinning and read_only)`,
+      );
   checkPinning(body.pinning);
   if (body.read_only !== undefined && body.read_only !== null && typeof body.read_only !== 'boolean')
     throw badRequest('read_only: expected true or false');

@@ -102,6 +102,7 @@ const FIELD_NAMES = [
   'queries',
   'rerank_by',
   'pinning',
+  'read_only',
   // anywhere
   'request body',
   'filter error in key `',
