@@ -21,6 +21,7 @@ import {
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
+import type { MetricRegistry } from './metrics/registry';
 import { createOutput, outputTargets } from './outputs/index';
 import { ProgressDisplay } from './outputs/progress';
 import { checkOutputTargets, type OutputTarget } from './outputs/writable';
@@ -38,6 +39,36 @@ export interface RunInput extends PrepareInput {
   stdout: NodeJS.WriteStream;
   /** Installs SIGINT/SIGTERM handlers (first graceful, second immediate exit 105). */
   handleSignals: boolean;
+  /**
+   * Set when this run is one instance of a test that another process coordinates (`bench run --instances`): setup
+   * ran there, its result is `setupData` (JSON, undefined when it returned nothing), and teardown runs there too.
+   */
+  handedSetup?: { data: string | undefined };
+  /** Set when other processes run the scenarios and their samples arrive here (runner/instances/). */
+  remote?: RemoteScenarios;
+}
+
+/** Scenarios that run elsewhere: this process runs setup, teardown and the summary on the samples they send. */
+export interface RemoteScenarios {
+  /** The execution line of the header. */
+  description: string;
+  /** Runs the scenarios to their end, feeding their samples to `aggregator`; `abort` stops the whole test. */
+  run(ctx: {
+    aggregator: Aggregator;
+    registry: MetricRegistry;
+    setupData: string | undefined;
+    aborted: Promise<void>;
+    abort(code: number, message: string): void;
+  }): Promise<void>;
+  /** The active and initialised VUs of all instances now (the `vus` and `vus_max` gauges). */
+  vus(): { active: number; initialized: number };
+  /** The test's length when it is not this process's run time (samples merged after the fact). */
+  durationMs?(): number;
+  /**
+   * Samples from the past (bench merge): this process adds none of its own (vus, vus_max, event-loop lag) and
+   * evaluates thresholds once, at the end.
+   */
+  replay?: boolean;
 }
 
 // Our own header line, not k6's logo: bench is not Grafana k6. The lines after it keep k6's layout, so people and
@@ -114,7 +145,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
       threads > 0 ? ` (--vu-threads ${threads}: VUs share ${threads} thread${threads > 1 ? 's' : ''})` : '';
     const lines = [
       BANNER,
-      `     execution: local${hosting}`,
+      `     execution: ${input.remote?.description ?? `local${hosting}`}`,
       `        script: ${input.scriptPath}`,
       `        output: ${outputs.length > 0 ? outputs.map((o) => o.description).join(', ') : '-'}`,
       '',
@@ -195,7 +226,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     progress,
     plan.instance,
     input.stdout,
-    !input.quiet,
+    !input.quiet && !input.remote,
     plan.plan.maxDuration,
     plan.plan.plannedPeak,
   );
@@ -211,15 +242,14 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   // Before the first scenario starts and after the last one ended only vus_max is sampled, so `vus` reads like
   // k6's (e.g. "1 min=1 max=1" for a one-VU test rather than a 0 from before or after the run).
   const tick = (withVus = true) => {
+    if (input.remote?.replay) return;
     const time = nowMs();
-    if (withVus)
-      aggregator.addLocal({
-        metric: 'vus',
-        time,
-        value: Atomics.load(plan.instance, IN_VUS_ACTIVE),
-        tags: plan.runTags,
-      });
-    aggregator.addLocal({ metric: 'vus_max', time, value: pool.initialized, tags: plan.runTags });
+    const vus = input.remote?.vus() ?? {
+      active: Atomics.load(plan.instance, IN_VUS_ACTIVE),
+      initialized: pool.initialized,
+    };
+    if (withVus) aggregator.addLocal({ metric: 'vus', time, value: vus.active, tags: plan.runTags });
+    aggregator.addLocal({ metric: 'vus_max', time, value: vus.initialized, tags: plan.runTags });
     aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: loopLag.take(), tags: mainLagTags });
     const ioLag = http.takeLoopLag();
     for (let i = 0; i < ioLag.length; i++)
@@ -237,6 +267,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   };
   let ticker: NodeJS.Timeout | undefined;
   const thresholdTimer = setInterval(() => {
+    if (input.remote?.replay) return;
     const r = evaluateThresholds(plan.thresholds, nowMs() - runStart, false);
     if (r.abort)
       abort(
@@ -250,7 +281,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   try {
     try {
       display.start();
-      await pool.prepare(plan.plan.plannedPeak);
+      if (!input.remote) await pool.prepare(plan.plan.plannedPeak);
     } catch (error) {
       throw error instanceof BenchError
         ? error
@@ -266,7 +297,8 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     const exported = plan.init.exports;
     const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
-    if (exported.setup === 'function' && !noSetup) {
+    if (input.handedSetup) setupData = input.handedSetup.data;
+    else if (exported.setup === 'function' && !noSetup) {
       display.phase = 'setup';
       const outcome = await runSetup(template, http, events, plan.setupTimeout);
       if (outcome.ok) setupData = outcome.data;
@@ -302,10 +334,12 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
         onStarted: tick,
       };
       display.phase = 'running';
-      await Promise.all(plan.scenarios.map((c, i) => runScenario(c, progress[i], env)));
+      if (input.remote)
+        await input.remote.run({ aggregator, registry: plan.registry, setupData, aborted, abort });
+      else await Promise.all(plan.scenarios.map((c, i) => runScenario(c, progress[i], env)));
     }
 
-    if (exported.teardown === 'function' && !noTeardown && !setupFailed) {
+    if (exported.teardown === 'function' && !noTeardown && !setupFailed && !input.handedSetup) {
       display.phase = 'teardown';
       const outcome = await runTeardown(template, http, events, plan.teardownTimeout, setupData);
       if (!outcome.ok) setError(outcome.exitCode, outcome.message);
@@ -322,10 +356,10 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     await http.close();
   }
 
-  const testRunDurationMs = nowMs() - runStart;
+  const testRunDurationMs = input.remote?.durationMs?.() ?? nowMs() - runStart;
   const result = evaluateThresholds(plan.thresholds, testRunDurationMs, true);
   for (const o of outputs) await o.close();
-  if (Atomics.load(plan.instance, 0) === 0 && exitCode === undefined)
+  if (!input.remote && Atomics.load(plan.instance, 0) === 0 && exitCode === undefined)
     logger.warn('No script iterations fully finished, consider making the test duration longer');
 
   if (input.summaryMode !== 'disabled') {

@@ -8,6 +8,8 @@ import { parseOptionText } from '../options/env-options';
 
 export interface ParsedRun {
   script: string | undefined;
+  /** The arguments as given (bench run --instances passes them on to its instances). */
+  argv: string[];
   cliOptions: Options;
   cliEnv: Record<string, string>;
   out: string[];
@@ -15,6 +17,8 @@ export interface ParsedRun {
   summaryMode?: 'compact' | 'full' | 'disabled';
   noThresholds?: boolean;
   vuThreads?: number;
+  /** bench `--instances N`: the test as N segmented processes on this machine, one merged result. */
+  instances?: number;
   includeSystemEnvVars?: boolean;
   quiet: boolean;
   noColor?: boolean;
@@ -30,7 +34,7 @@ export interface ParsedRun {
 
 type Arg = 'none' | 'value' | 'optional';
 
-interface Flag {
+export interface Flag {
   name: string;
   alias?: string;
   arg: Arg;
@@ -223,6 +227,16 @@ export const RUN_FLAGS: Flag[] = [
     },
   },
   {
+    name: 'instances',
+    arg: 'value',
+    description:
+      'bench: run the test as N execution segments in N processes here, setup/teardown once, one merged result',
+    apply: (r, v) => {
+      r.instances = int(v, 'instances');
+      if (r.instances < 1) throw usageError('--instances must be at least 1');
+    },
+  },
+  {
     name: 'insecure-skip-tls-verify',
     arg: 'none',
     description: 'skip TLS certificate checks',
@@ -408,24 +422,22 @@ export function runHelp(): string {
 }
 
 /** Parses `bench run` arguments; throws a usage error (exit 255) naming the bad flag. */
-export function parseRunFlags(argv: string[]): ParsedRun {
-  const r: ParsedRun = {
-    ignoredFlags: [],
-    script: undefined,
-    cliOptions: {},
-    cliEnv: {},
-    out: [],
-    quiet: false,
-    verbose: false,
-    help: false,
-  };
+/** One command-line argument as parsed: a flag with its value and the tokens it took, or the script (no flag). */
+export interface RunArg {
+  flag: Flag | undefined;
+  value: string | undefined;
+  tokens: string[];
+}
+
+/** Splits `bench run`'s arguments into flags and the script; unknown flags and missing values are usage errors. */
+export function splitRunArgs(argv: string[]): RunArg[] {
   const byName = new Map(RUN_FLAGS.map((f) => [f.name, f]));
   const byAlias = new Map(RUN_FLAGS.filter((f) => f.alias).map((f) => [f.alias as string, f]));
+  const out: RunArg[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-' || !a.startsWith('-')) {
-      if (r.script !== undefined) throw usageError(`unexpected argument "${a}": bench run takes one script`);
-      r.script = a;
+      out.push({ flag: undefined, value: a, tokens: [a] });
       continue;
     }
     let flag: Flag | undefined;
@@ -441,13 +453,39 @@ export function parseRunFlags(argv: string[]): ParsedRun {
       if (!flag) throw usageError(`unknown flag ${a}`, 'run `bench run --help` for the list of flags');
       if (a.length > 2) value = a.slice(2).replace(/^=/, '');
     }
+    const tokens = [a];
     if (flag.arg === 'value' && value === undefined) {
       if (i + 1 >= argv.length) throw usageError(`--${flag.name} needs a value`);
       value = argv[++i];
+      tokens.push(value);
     }
     if (flag.arg === 'none' && value !== undefined && a.startsWith('--'))
       throw usageError(`--${flag.name} takes no value`);
-    flag.apply(r, value);
+    out.push({ flag, value, tokens });
+  }
+  return out;
+}
+
+export function parseRunFlags(argv: string[]): ParsedRun {
+  const r: ParsedRun = {
+    ignoredFlags: [],
+    script: undefined,
+    argv,
+    cliOptions: {},
+    cliEnv: {},
+    out: [],
+    quiet: false,
+    verbose: false,
+    help: false,
+  };
+  for (const { flag, value } of splitRunArgs(argv)) {
+    if (flag) {
+      flag.apply(r, value);
+      continue;
+    }
+    if (r.script !== undefined)
+      throw usageError(`unexpected argument "${value}": bench run takes one script`);
+    r.script = value;
   }
   return r;
 }

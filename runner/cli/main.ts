@@ -7,6 +7,7 @@ const USAGE = `Usage: bench <command> [flags]
 Commands:
   run <script.js|script.ts>   run a k6 script (k6-compatible runner; bench run --help lists the flags)
   inspect <script>            print the script's consolidated options as JSON
+  merge FILE...               merge the --out json streams (or summary exports) of a test's instances
   version                     print the version (--json for JSON)
   emulator                    start the local turbopuffer-compatible server
 `;
@@ -22,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
       case 'run': {
         const { runCommand } = await import('./run-command');
         return await runCommand(rest);
+      }
+      case 'merge': {
+        const { mergeCommand } = await import('../merge/merge-command');
+        return await mergeCommand(rest);
       }
       case 'inspect': {
         const { inspectCommand } = await import('./inspect-command');
@@ -50,4 +55,5 @@ const argv = process.argv.slice(2);
 process.exitCode = await main(argv);
 // A run or inspect has closed everything it started by now; should a stray handle still hold the event loop,
 // exit anyway instead of hanging (the emulator returns only when it shuts down, so it is not affected).
-if (argv[0] === 'run' || argv[0] === 'inspect') setTimeout(() => process.exit(), 3000).unref();
+if (argv[0] === 'run' || argv[0] === 'inspect' || argv[0] === 'merge')
+  setTimeout(() => process.exit(), 3000).unref();

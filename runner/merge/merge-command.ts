@@ -1,0 +1,252 @@
+// `bench merge`: one result from the instances of a test that ran elsewhere (k6-operator runners, Grafana k6, other
+// machines). Given their --out json streams, it replays every sample into one run of the summary machinery: the
+// text summary, thresholds evaluated on the merged samples, --out, --summary-export and, with --script, the script's
+// own thresholds and handleSummary() (setup and teardown do not run). Given --summary-export files instead, it merges
+// what aggregates allow (runner/merge/summary-exports.ts) and says what it had to leave out.
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { Logger } from '../engine/logger';
+import { usageError } from '../errors';
+import { BUILTIN_NAMES } from '../metrics/builtin';
+import { runTest } from '../run-test';
+import { type DeclaredThresholds, JsonSampleReader, readLines } from './json-samples';
+import { isSummaryExport, mergeSummaryExports, type SummaryExport } from './summary-exports';
+
+export const MERGE_USAGE = `Usage: bench merge [flags] FILE...
+
+Merges the results of a test's instances that ran elsewhere into one result.
+FILEs are --out json streams (NDJSON, .gz too) or --summary-export files, not mixed.
+
+Flags:
+  -s, --script FILE          the test's script: its thresholds and handleSummary() run on the merged samples
+                             (without it, thresholds come from the streams' Metric lines, submetric ones excepted)
+  -o, --out json=FILE        write the merged samples (also csv=FILE); repeatable
+      --summary-export FILE  write the merged summary export (the only output when merging exports)
+      --summary-mode MODE    compact (default), full or disabled
+      --no-color             no colors in the summary
+`;
+
+interface MergeFlags {
+  files: string[];
+  script?: string;
+  out: string[];
+  summaryExport?: string;
+  summaryMode: 'compact' | 'full' | 'disabled';
+  noColor: boolean;
+}
+
+function parseMergeFlags(argv: string[]): MergeFlags | 'help' {
+  const f: MergeFlags = { files: [], out: [], summaryMode: 'compact', noColor: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (a.includes('=') && a.startsWith('--')) return a.slice(a.indexOf('=') + 1);
+      if (i + 1 >= argv.length) throw usageError(`${a} needs a value`, 'bench merge --help');
+      return argv[++i];
+    };
+    const name = a.startsWith('--') ? a.slice(2).split('=')[0] : a;
+    if (name === 'help' || a === '-h') return 'help';
+    else if (name === 'script' || a === '-s') f.script = value();
+    else if (name === 'out' || a === '-o') f.out.push(value());
+    else if (name === 'summary-export') f.summaryExport = value();
+    else if (name === 'summary-mode') {
+      const mode = value();
+      if (mode !== 'compact' && mode !== 'full' && mode !== 'disabled')
+        throw usageError(`--summary-mode must be compact, full or disabled, got "${mode}"`);
+      f.summaryMode = mode;
+    } else if (name === 'no-color') f.noColor = true;
+    else if (a.startsWith('-')) throw usageError(`unknown flag ${a}`, 'bench merge --help');
+    else f.files.push(a);
+  }
+  if (f.files.length === 0) throw usageError('bench merge needs at least one file', 'bench merge --help');
+  return f;
+}
+
+/** A summary export is one indented JSON object; a stream has one JSON object per line. */
+function readExport(file: string): SummaryExport | undefined {
+  if (file.endsWith('.gz')) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const firstLine = text.slice(0, text.indexOf('\n') >>> 0).trim();
+  if (firstLine !== '{') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isSummaryExport(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function lines(file: string): AsyncIterable<Buffer> {
+  const raw = createReadStream(file);
+  return file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+}
+
+/** Metric definitions and thresholds the streams declare (a first pass over their Metric lines). */
+async function declared(
+  files: string[],
+): Promise<{ metrics: Map<string, [string, string]>; thresholds: DeclaredThresholds }> {
+  const metrics = new Map<string, [string, string]>();
+  const thresholds: DeclaredThresholds = {};
+  for (const file of files)
+    await readLines(lines(file), (l) => {
+      if (!l.startsWith('{"type":"Metric"')) return;
+      const { data } = JSON.parse(l) as {
+        data: { name: string; type: string; contains: string; thresholds: DeclaredThresholds[string] };
+      };
+      metrics.set(data.name, [data.type, data.contains]);
+      if (data.thresholds.length > 0) thresholds[data.name] = data.thresholds;
+    });
+  return { metrics, thresholds };
+}
+
+/** Without --script: a script that only declares the streams' custom metrics and thresholds. */
+function standInScript(
+  dir: string,
+  metrics: Map<string, [string, string]>,
+  thresholds: DeclaredThresholds,
+): string {
+  const ctor: Record<string, string> = { counter: 'Counter', gauge: 'Gauge', rate: 'Rate', trend: 'Trend' };
+  const custom = [...metrics]
+    .filter(([name]) => !BUILTIN_NAMES.has(name))
+    .map(
+      ([name, [type, contains]]) =>
+        `new ${ctor[type] ?? 'Counter'}(${JSON.stringify(name)}${contains === 'time' ? ', true' : ''});`,
+    );
+  const file = join(dir, 'merged-streams.js');
+  writeFileSync(
+    file,
+    [
+      "import { Counter, Gauge, Rate, Trend } from 'k6/metrics';",
+      ...custom,
+      `export const options = ${JSON.stringify({
+        thresholds,
+        scenarios: { merged: { executor: 'shared-iterations', vus: 1, iterations: 1 } },
+      })};`,
+      'export default function () {}',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** The merged vus / vus_max gauges: per second, the sum of every stream's latest value. */
+class GaugeSums {
+  private readonly perStream: Array<Map<number, number>> = [];
+
+  stream(): Map<number, number> {
+    const m = new Map<number, number>();
+    this.perStream.push(m);
+    return m;
+  }
+
+  sums(): Array<[number, number]> {
+    const seconds = [...new Set(this.perStream.flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+    const last = this.perStream.map(() => 0);
+    return seconds.map((s) => {
+      this.perStream.forEach((m, i) => {
+        const v = m.get(s);
+        if (v !== undefined) last[i] = v;
+      });
+      return [s * 1000, last.reduce((a, b) => a + b, 0)];
+    });
+  }
+}
+
+async function mergeStreams(f: MergeFlags): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-merge-'));
+  try {
+    let scriptPath = f.script;
+    if (!scriptPath) {
+      const { metrics, thresholds } = await declared(f.files);
+      scriptPath = standInScript(dir, metrics, thresholds);
+    }
+    let first = Number.POSITIVE_INFINITY;
+    let last = 0;
+    const logger = new Logger({
+      verbose: false,
+      format: 'text',
+      output: 'stderr',
+      tty: Boolean(process.stderr.isTTY),
+      noColor: f.noColor,
+    });
+    return await runTest({
+      scriptPath,
+      cliOptions: {},
+      cliEnv: {},
+      processEnv: process.env,
+      includeSystemEnvVars: true,
+      noThresholds: false,
+      out: f.out,
+      summaryExport: f.summaryExport,
+      summaryMode: f.summaryMode,
+      quiet: true,
+      noColor: f.noColor,
+      logger,
+      stdout: process.stdout,
+      handleSignals: false,
+      handedSetup: { data: undefined },
+      remote: {
+        description: `merge of ${f.files.length} streams`,
+        replay: true,
+        vus: () => ({ active: 0, initialized: 0 }),
+        durationMs: () => (last >= first ? last - first : 0),
+        async run({ aggregator, registry }) {
+          const vus = new GaugeSums();
+          const vusMax = new GaugeSums();
+          for (const file of f.files) {
+            const ownVus = vus.stream();
+            const ownMax = vusMax.stream();
+            const reader = new JsonSampleReader(
+              registry,
+              (sample) => {
+                const second = Math.floor(sample.time / 1000);
+                if (sample.metric === 'vus') ownVus.set(second, sample.value);
+                else if (sample.metric === 'vus_max') ownMax.set(second, sample.value);
+                else aggregator.addLocal(sample);
+              },
+              file,
+            );
+            await readLines(lines(file), (l) => reader.line(l));
+            first = Math.min(first, reader.stats.first);
+            last = Math.max(last, reader.stats.last);
+          }
+          for (const [metric, sums] of [
+            ['vus', vus.sums()],
+            ['vus_max', vusMax.sums()],
+          ] as const)
+            for (const [time, value] of sums) aggregator.addLocal({ metric, time, value, tags: {} });
+        },
+      },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function mergeCommand(argv: string[]): Promise<number> {
+  const f = parseMergeFlags(argv);
+  if (f === 'help') {
+    process.stdout.write(MERGE_USAGE);
+    return 0;
+  }
+  const exports = f.files.map(readExport);
+  if (exports.every((e) => e === undefined)) return mergeStreams(f);
+  if (exports.some((e) => e === undefined))
+    throw usageError(
+      'bench merge got both summary exports and --out json streams: give one kind',
+      'bench merge --help',
+    );
+  if (f.script || f.out.length > 0)
+    throw usageError(
+      '--script and --out need --out json streams: summary exports hold no samples',
+      'bench merge --help',
+    );
+  const merged = mergeSummaryExports(exports as SummaryExport[]);
+  const text = `${JSON.stringify(merged.export, null, 4)}\n`;
+  if (f.summaryExport) writeFileSync(f.summaryExport, text);
+  else process.stdout.write(text);
+  for (const note of merged.notes) process.stderr.write(`bench merge: ${note}\n`);
+  return 0;
+}
