@@ -72,12 +72,12 @@ describe('merging --out json streams', () => {
     );
     const registry = merged(streams);
     const all = latencies.flat();
-    const trend = registry.get('http_req_duration')?.sink as TrendSink;
+    const trend = registry.resolve('http_req_duration').sink as TrendSink;
     for (const p of [50, 90, 95, 99]) expect(trend.percentile(p)).toBeCloseTo(exactPercentile(all, p), 9);
     expect(trend.percentile(50)).toBe(50); // the parts' medians are 5.5, 60 and 450
-    expect((registry.get('http_reqs')?.sink as CounterSink).count).toBe(21);
-    expect((registry.get('write_rows')?.sink as CounterSink).count).toBe(21 * 256);
-    const checks = registry.get('checks')?.sink as RateSink;
+    expect((registry.resolve('http_reqs').sink as CounterSink).count).toBe(21);
+    expect((registry.resolve('write_rows').sink as CounterSink).count).toBe(21 * 256);
+    const checks = registry.resolve('checks').sink as RateSink;
     expect([checks.trues, checks.samples]).toEqual([17, 21]);
   });
 
