@@ -55,6 +55,12 @@ export function baselineP95(r: FilterCostResult, consistency: Consistency): numb
   return values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
 }
 
+/** The swept configuration, or what the published study swept when this run swept none. */
+export function sweepName(r: Pick<FilterCostResult, 'config'>): string {
+  const name = String(r.config.SWEEP_CONFIGURATION);
+  return name === 'none' ? 'int-10k (not swept in this run)' : name;
+}
+
 /** Published figures as printed there: one decimal. */
 export const publishedMs = (ms: number) => `${ms.toFixed(1)}ms`;
 
@@ -254,7 +260,7 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
       'baselines (ours) or to the published baseline. Cardinality 2 is left out, as published: its smallest ' +
       'filter matches 50%.',
     '',
-    `## Selectivity sweep on ${c.SWEEP_CONFIGURATION}, strong consistency`,
+    `## Selectivity sweep on ${sweepName(r)}, strong consistency`,
     '',
     ...sweepTable(r),
     '',

@@ -5,7 +5,7 @@ import { textTable } from '../../results/table';
 import { PUBLISHED_HEADLINE, PUBLISHED_SWEEP } from '../published';
 import { formatRate, formatSignedPct, p95Text } from './format';
 import type { FilterCostResult } from './json';
-import { findCell, publishedMs } from './markdown';
+import { findCell, publishedMs, sweepName } from './markdown';
 
 export function renderFilterCostText(r: FilterCostResult, files: string[]): string {
   const headline: string[][] = [];
@@ -46,7 +46,7 @@ export function renderFilterCostText(r: FilterCostResult, files: string[]): stri
     '  filtered p95 at 1% (baselines: ann_only), ours [95% interval] and published',
     ...textTable(['cell', 'strong p95', 'eventual p95', 'published strong', 'published eventual'], headline),
     '',
-    `  selectivity sweep on ${sweep}, strong p95`,
+    `  selectivity sweep on ${sweepName(r)}, strong p95`,
     ...textTable(
       ['selectivity', 'ann_filtered', 'filter_ordered', 'published ann_filtered', 'published filter_ordered'],
       sweepRows,
