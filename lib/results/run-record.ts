@@ -17,6 +17,23 @@ export function targetRecord(target: Target): RunRecord['target'] {
   return { kind: target.kind, base_url: target.baseUrl };
 }
 
+/** The run record's fields in their JSON order (each experiment puts its own before and after them). */
+export function runRecordFields(r: {
+  startedAtMs: number;
+  finishedAtMs: number;
+  target: Target;
+  config: RunRecord['config'];
+  versions: Versions;
+}): Omit<RunRecord, keyof RunOutcome> {
+  return {
+    started_at: new Date(r.startedAtMs).toISOString(),
+    finished_at: new Date(r.finishedAtMs).toISOString(),
+    target: targetRecord(r.target),
+    config: r.config,
+    versions: r.versions,
+  };
+}
+
 /** Two-space indented and newline-terminated, so committed results diff line by line. */
 export function jsonFileText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;

@@ -1,7 +1,7 @@
 // Experiment 1's result JSON, a stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 
 import { queryLoadRecord } from '../../common-knobs';
-import { type RunRecord, targetRecord } from '../../results/run-record';
+import { type RunRecord, runRecordFields } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { Versions } from '../../versions';
 import type { BacklogConfig } from '../config';
@@ -71,11 +71,7 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
   return {
     experiment: 'backlog',
     namespace: run.namespace,
-    started_at: new Date(run.startedAtMs).toISOString(),
-    finished_at: new Date(run.finishedAtMs).toISOString(),
-    target: targetRecord(config.target),
-    config: configKnobs(config, run.seed),
-    versions: run.versions,
+    ...runRecordFields({ ...run, target: config.target, config: configKnobs(config, run.seed) }),
     cells: buildCells(data, config.queryDurationS),
     metadata_snapshots: snapshots,
     dropped_iterations: outcome.dropped_iterations,

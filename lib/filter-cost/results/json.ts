@@ -1,7 +1,7 @@
 // Experiment 2's result JSON: one file for the whole study, a stable shape scripts rely on (issue 12). Every figure
 // the report shows can be recomputed from it: the polls behind each peak and drain, the ingest behind every rate, and
 // each window's latency grid behind its percentiles and intervals. Pure.
-import { type RunRecord, targetRecord } from '../../results/run-record';
+import { type RunRecord, runRecordFields } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { Versions } from '../../versions';
 import type { StudyPlan, UnreachableCell } from '../cells';
@@ -101,11 +101,13 @@ export function buildFilterCostResult(
   return {
     experiment: 'filter-cost',
     namespace_prefix: setup.prefix,
-    started_at: new Date(setup.startedAtMs).toISOString(),
-    finished_at: new Date(run.finishedAtMs).toISOString(),
-    target: targetRecord(c.target),
-    config: configKnobs(c, setup.seed),
-    versions: run.versions,
+    ...runRecordFields({
+      startedAtMs: setup.startedAtMs,
+      finishedAtMs: run.finishedAtMs,
+      target: c.target,
+      config: configKnobs(c, setup.seed),
+      versions: run.versions,
+    }),
     configurations,
     drift_pct: driftPct(figures),
     baseline_mean_rows_per_s: mean,
