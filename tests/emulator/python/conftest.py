@@ -7,9 +7,12 @@ namespace written there stays `updating` and a second write or a strong query ge
 
 from __future__ import annotations
 
+import ctypes
 import os
 import select
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +27,14 @@ NODE = os.environ.get("BENCH_NODE", "node")
 START_TIMEOUT_S = 20
 
 
+def _die_with_parent() -> None:
+    # Linux: the emulator gets SIGTERM when this pytest process dies, even when it is killed before its teardown.
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+    except (AttributeError, OSError):
+        pass
+
+
 class Emulator:
     def __init__(self, *flags: str) -> None:
         if not BENCH_JS.exists():
@@ -34,6 +45,7 @@ class Emulator:
             [NODE, str(BENCH_JS), "emulator", "--port", "0", *flags],
             stdout=subprocess.PIPE,
             stderr=self.log,
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
         )
         assert self.proc.stdout is not None
         # The emulator prints exactly one line, its base URL, once it listens.
