@@ -17,6 +17,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   ms: number;
+  /** With `{ peakRss: true }`: the process's peak resident set size (VmHWM), sampled from /proc while it ran. */
+  peakRssBytes?: number;
 }
 
 /** Runs `node dist/bench.js <args>` with a hard time limit (the run is bounded; the limit only guards the test). */
@@ -24,6 +26,7 @@ export function bench(
   args: string[],
   env: Record<string, string> = {},
   limitMs = 45_000,
+  options: { peakRss?: boolean } = {},
 ): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -40,11 +43,29 @@ export function bench(
     child.stderr.on('data', (d) => {
       stderr += d;
     });
+    let peakKb = 0;
+    const sampler = options.peakRss
+      ? setInterval(() => {
+          try {
+            const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+            if (m) peakKb = Math.max(peakKb, Number(m[1]));
+          } catch {
+            // Exited: the last sample stands (VmHWM only grows).
+          }
+        }, 20)
+      : undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
+      clearInterval(sampler);
+      resolve({
+        code,
+        stdout,
+        stderr,
+        ms: Date.now() - started,
+        ...(options.peakRss ? { peakRssBytes: peakKb * 1024 } : {}),
+      });
     });
   });
 }
