@@ -175,6 +175,7 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
   const counts = new Map<string, number>();
   const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   let cases = 0;
+  const trail: number[] = [];
   await fc.assert(
     fc.asyncProperty(fuzzCase, async (c) => {
       const answer = await send(c.method, c.path, c.body, c.headers);
@@ -183,6 +184,8 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
       const problem = violation(c, answer);
       if (problem) throw new Error(`${problem}\n${c.method} ${c.path}\n${String(c.body).slice(0, 2000)}`);
       if (cases % CANARY_EVERY === 0) await canary();
+      // Resident memory at each tenth of the run: a leak shows as a climb, pooled buffers as a plateau.
+      if (cases % Math.max(1, Math.floor(RUNS / 10)) === 0) trail.push(Math.round(rssKb('VmRSS') / 1024));
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
@@ -198,7 +201,7 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
   const seconds = (performance.now() - started) / 1000;
   const byKind = [...counts].sort().map(([k, n]) => `${k}: ${n}`);
   process.stdout.write(
-    `fuzz: ${cases} cases, seed ${SEED}, ${seconds.toFixed(1)} s, emulator peak RSS ${peakMb.toFixed(0)} MB (now ${(rssKb('VmRSS') / 1024).toFixed(0)} MB)\n  ${byKind.join('\n  ')}\n`,
+    `fuzz: ${cases} cases, seed ${SEED}, ${seconds.toFixed(1)} s, emulator peak RSS ${peakMb.toFixed(0)} MB, by tenths of the run ${trail.join(' ')} MB\n  ${byKind.join('\n  ')}\n`,
   );
   expect(peakMb).toBeLessThan(RSS_LIMIT_MB);
   expect(proc.exitCode).toBeNull();
