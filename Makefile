@@ -43,22 +43,26 @@ lint: $(STAMP) ## lint and format check (biome)
 test: typecheck lint $(VENV_STAMP) ## type-check, lint and run every test (what CI runs)
 	npx vitest run
 
+# INSTANCES=N runs an experiment as N execution segments in N processes against the same target, with one merged
+# result (`bench run --instances N`, a bench extension: runner/README.md).
+INSTANCES_FLAG := $(if $(INSTANCES),--instances $(INSTANCES))
+
 # Experiment 1 (issue 5) against a fresh local emulator, started and always stopped by scripts/with-emulator.ts.
 # The profiles (emulator flags and knobs) live in scripts/backlog-profiles.ts; ARGS go to `bench run`.
 backlog: build ## experiment 1: querying while indexing, local profile against the emulator (<= 5 min)
-	npx tsx scripts/run-backlog.ts local $(ARGS)
+	npx tsx scripts/run-backlog.ts local $(INSTANCES_FLAG) $(ARGS)
 
 backlog-smoke: build ## experiment 1 with the published smoke values (< 2 min; results/scratch/)
-	npx tsx scripts/run-backlog.ts smoke $(ARGS)
+	npx tsx scripts/run-backlog.ts smoke $(INSTANCES_FLAG) $(ARGS)
 
 # Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js` against one fresh
 # emulator (profiles in scripts/filter-cost-profiles.ts); with TURBOPUFFER_API_KEY (and TPUF_BENCH_CONFIRM_COST=1)
 # the real service. ARGS go to bench run (-e SEED=42, -e QUERY_MODE=workers). Knobs: npx bench run build/filter-cost.js -e HELP=1
 filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min)
-	npx tsx scripts/run-filter-cost.ts default $(ARGS)
+	npx tsx scripts/run-filter-cost.ts default $(INSTANCES_FLAG) $(ARGS)
 
 filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale in one run (about a minute; results/scratch/)
-	npx tsx scripts/run-filter-cost.ts smoke $(ARGS)
+	npx tsx scripts/run-filter-cost.ts smoke $(INSTANCES_FLAG) $(ARGS)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall

@@ -41,9 +41,10 @@ export interface RunInput extends PrepareInput {
   handleSignals: boolean;
   /**
    * Set when this run is one instance of a test that another process coordinates (`bench run --instances`): setup
-   * ran there, its result is `setupData` (JSON, undefined when it returned nothing), and teardown runs there too.
+   * runs there and `data` resolves with its result (JSON, undefined when it returned nothing) once this run's VUs
+   * are ready; teardown runs there too.
    */
-  handedSetup?: { data: string | undefined };
+  handedSetup?: { data: Promise<string | undefined> };
   /** Set when other processes run the scenarios and their samples arrive here (runner/instances/). */
   remote?: RemoteScenarios;
 }
@@ -52,6 +53,10 @@ export interface RunInput extends PrepareInput {
 export interface RemoteScenarios {
   /** The execution line of the header. */
   description: string;
+  /** Starts the instances before setup, so they initialise their VUs while it runs. */
+  start?(): void;
+  /** Ends whatever start() began and run() did not finish (setup failed, an error). */
+  stop?(): Promise<void>;
   /** Runs the scenarios to their end, feeding their samples to `aggregator`; `abort` stops the whole test. */
   run(ctx: {
     aggregator: Aggregator;
@@ -281,7 +286,8 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   try {
     try {
       display.start();
-      if (!input.remote) await pool.prepare(plan.plan.plannedPeak);
+      if (input.remote) input.remote.start?.();
+      else await pool.prepare(plan.plan.plannedPeak);
     } catch (error) {
       throw error instanceof BenchError
         ? error
@@ -297,7 +303,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     const exported = plan.init.exports;
     const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
-    if (input.handedSetup) setupData = input.handedSetup.data;
+    if (input.handedSetup) setupData = await input.handedSetup.data;
     else if (exported.setup === 'function' && !noSetup) {
       display.phase = 'setup';
       const outcome = await runSetup(template, http, events, plan.setupTimeout);
@@ -352,6 +358,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     tick(false);
     loopLag.stop();
     display.stop();
+    await input.remote?.stop?.();
     await pool.closeAll();
     await http.close();
   }

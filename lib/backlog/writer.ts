@@ -1,5 +1,5 @@
 // The writer scenario's iteration: waits until the phase machine wants a write, then writes one batch of seeded
-// rows (ids from exec.scenario.iterationInTest, unique across instances; never beyond MAX_TOTAL_ROWS). It also
+// rows (ids from exec.scenario.iterationInTest, unique across instances; never more than MAX_TOTAL_ROWS rows). It also
 // records the backlog at every cell's window edges for the result files.
 import { sleep } from 'k6';
 import exec from 'k6/execution';
@@ -31,6 +31,8 @@ interface WriterVu {
   sinceReading: number;
   /** Cells whose start snapshot this VU already recorded. */
   started: Set<string>;
+  /** Rows this VU had acknowledged. */
+  written: number;
 }
 
 export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (data: SetupData) => void {
@@ -49,10 +51,13 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       ),
       sinceReading: 0,
       started: new Set(),
+      written: 0,
     };
     const state = vu;
+    // iterationInTest is unique across instances but not dense under execution segments (a segment's iterations
+    // are every Nth number), so the ceiling is a budget per writer VU: WRITERS equal shares of the rows above the seed.
     const firstId = config.seedRows + exec.scenario.iterationInTest * batchRows;
-    const canWrite = firstId + batchRows <= config.maxTotalRows;
+    const canWrite = config.seedRows + (state.written + batchRows) * config.writers <= config.maxTotalRows;
     const deadline = data.t0 + scenarioDurationMs(scheduleOf(config));
     let body: ReturnType<typeof upsertBody> | undefined;
 
@@ -79,6 +84,7 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       const res = client.write(data.namespace, body, { phase: phaseTag(update.slot) });
       if (res.status === 200) {
         state.sinceReading += batchBytes;
+        state.written += batchRows;
         rowsWritten.add(batchRows, { phase: phaseTag(update.slot) });
         return;
       }

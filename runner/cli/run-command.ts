@@ -1,11 +1,11 @@
 // `bench run`: flags -> RunInput -> runTest.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Logger } from '../engine/logger';
 import { usageError } from '../errors';
-import { instancesHost, SETUP_DATA_ENV } from '../instances/instances';
+import { INSTANCE_ENV, instancesHost, setupDataFromStdin } from '../instances/instances';
 import { checkOutputTargets, type OutputTarget } from '../outputs/writable';
 import { runTest } from '../run-test';
 import { type ParsedRun, parseRunFlags, runHelp } from './flags';
@@ -75,7 +75,7 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
     logger.warn(`these k6 flags have no effect in bench's runner: ${flags.ignoredFlags.join(', ')}`);
   const out = flags.out.length > 0 ? flags.out : (env.K6_OUT ?? '').split(',').filter(Boolean);
   const instances = flags.instances ?? 1;
-  const handed = env[SETUP_DATA_ENV];
+  const handed = env[INSTANCE_ENV];
   return runTest({
     scriptPath: flags.script,
     cliOptions: flags.cliOptions,
@@ -98,6 +98,6 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
       instances > 1
         ? instancesHost({ argv: flags.argv, script: flags.script, n: instances, env, stderr: process.stderr })
         : undefined,
-    handedSetup: handed === undefined ? undefined : { data: readFileSync(handed, 'utf8') || undefined },
+    handedSetup: handed === undefined ? undefined : { data: setupDataFromStdin(process.stdin) },
   });
 }

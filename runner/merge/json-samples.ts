@@ -2,6 +2,7 @@
 // `bench merge` the streams of instances that ran elsewhere. Metric lines define their metric (type, contains) and
 // carry its thresholds; Point lines become samples with their own timestamps, so the merged stream is the union of
 // every instance's samples, and trends keep every value (exact percentiles).
+import { type FileHandle, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { MetricRegistry } from '../metrics/registry';
 import type { MetricType, ValueType } from '../metrics/sinks';
@@ -29,6 +30,8 @@ export type DeclaredThresholds = Record<string, JsonMetricLine['data']['threshol
 export class JsonSampleReader {
   readonly stats: StreamStats = { points: 0, first: Number.POSITIVE_INFINITY, last: 0 };
   readonly thresholds: DeclaredThresholds = {};
+  /** Point lines without a finite value or a valid time. */
+  skipped = 0;
   private lineNo = 0;
 
   /**
@@ -66,8 +69,11 @@ export class JsonSampleReader {
     if (parsed.type !== 'Point') return;
     const { time, value, tags, metadata } = parsed.data;
     const at = parseJsonTime(time);
-    if (!Number.isFinite(at) || typeof value !== 'number')
-      throw new Error(`${this.source}:${this.lineNo}: a Point line without a valid time and value`);
+    if (!Number.isFinite(at) || typeof value !== 'number') {
+      // JSON has no NaN: a sample whose value was NaN is written as null. It is skipped, as thresholds would skip it.
+      this.skipped++;
+      return;
+    }
     this.stats.points++;
     if (at < this.stats.first) this.stats.first = at;
     if (at > this.stats.last) this.stats.last = at;
@@ -90,4 +96,47 @@ export async function readLines(
     for (const l of lines) onLine(l);
   }
   if (rest !== '') onLine(rest);
+}
+
+/** How often a followed file is read for what was appended. */
+const FOLLOW_MS = 100;
+
+/**
+ * Reads a file as another process appends lines to it, until `ended` resolves and the rest is read (the file may not
+ * exist yet at first).
+ */
+export async function followFile(
+  path: string,
+  onLine: (line: string) => void,
+  ended: Promise<unknown>,
+): Promise<void> {
+  let done = false;
+  void ended.then(() => {
+    done = true;
+  });
+  const decoder = new StringDecoder('utf8');
+  const chunk = Buffer.alloc(1 << 20);
+  let rest = '';
+  let handle: FileHandle | undefined;
+  try {
+    for (;;) {
+      const last = done;
+      handle ??= await open(path, 'r').catch(() => undefined);
+      if (handle) {
+        for (;;) {
+          const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+          if (bytesRead === 0) break;
+          const lines = (rest + decoder.write(chunk.subarray(0, bytesRead))).split('\n');
+          rest = lines.pop() ?? '';
+          for (const l of lines) onLine(l);
+        }
+      }
+      // One more read after the writer ended picks up its last lines.
+      if (last) break;
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+    }
+    if (rest !== '') onLine(rest);
+  } finally {
+    await handle?.close();
+  }
 }

@@ -186,7 +186,7 @@ async function mergeStreams(f: MergeFlags): Promise<number> {
       logger,
       stdout: process.stdout,
       handleSignals: false,
-      handedSetup: { data: undefined },
+      handedSetup: { data: Promise.resolve(undefined) },
       remote: {
         description: `merge of ${f.files.length} streams`,
         replay: true,
