@@ -19,7 +19,7 @@ describe('filterFor: the value design', () => {
     ['string', 100_000, 'Lt', 'v0001000'],
     ['int', 1_000_000, 'Lt', 10_000],
     ['string', 1_000_000, 'Lt', 'v0010000'],
-  ] as const)('1%% of 1M rows at %s@%i: %s %s, exactly 10,000 rows', (type, card, op, value) => {
+  ] as const)('one percent of 1M rows at %s@%i: %s %s, exactly 10,000 rows', (type, card, op, value) => {
     const c = attributeColumn(type, 1_000_000, card, 7);
     const design = filterFor('attr', c, 0.01);
     expect(design).toEqual({ fraction: 0.01, reachable: true, filter: ['attr', op, value], matches: 10_000 });
