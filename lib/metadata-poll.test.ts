@@ -3,19 +3,26 @@ import { MetadataPoller, readingFrom } from './metadata-poll';
 import type { NamespaceMetadata } from './turbopuffer-wire';
 
 describe('readingFrom', () => {
-  it('reads unindexed_bytes while updating and 0 once up to date', () => {
+  it('reads unindexed_bytes and unindexed_rows while updating and 0 once up to date', () => {
     expect(
-      readingFrom({ approx_row_count: 5, index: { status: 'updating', unindexed_bytes: 123 } }, 9),
+      readingFrom(
+        { approx_row_count: 5, index: { status: 'updating', unindexed_bytes: 123, unindexed_rows: 2 } },
+        9,
+      ),
     ).toEqual({
       time: 9,
       unindexedBytes: 123,
+      unindexedRows: 2,
       approxRowCount: 5,
       indexStatus: 'updating',
     });
     expect(readingFrom({ index: { status: 'up-to-date' } }, 9)).toMatchObject({
       unindexedBytes: 0,
+      unindexedRows: 0,
       approxRowCount: null,
     });
+    // The real service may leave unindexed_rows out: unknown, not 0.
+    expect(readingFrom({ index: { status: 'updating', unindexed_bytes: 1 } }, 9).unindexedRows).toBeNull();
   });
 });
 

@@ -7,6 +7,8 @@ export interface MetadataReading {
   /** Epoch ms when the response arrived. */
   time: number;
   unindexedBytes: number;
+  /** `index.unindexed_rows` (0 when up to date; null when an updating index does not report it). */
+  unindexedRows: number | null;
   approxRowCount: number | null;
   indexStatus: 'up-to-date' | 'updating';
 }
@@ -19,6 +21,7 @@ export function readingFrom(body: NamespaceMetadata, time: number): MetadataRead
   return {
     time,
     unindexedBytes: updating ? (body.index?.unindexed_bytes ?? 0) : 0,
+    unindexedRows: updating ? (body.index?.unindexed_rows ?? null) : 0,
     approxRowCount: body.approx_row_count ?? null,
     indexStatus: updating ? 'updating' : 'up-to-date',
   };

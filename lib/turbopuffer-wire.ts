@@ -63,7 +63,7 @@ export interface QueryResponse {
 export interface NamespaceMetadata {
   approx_row_count?: number;
   approx_logical_bytes?: number;
-  index?: { status: 'up-to-date' | 'updating'; unindexed_bytes?: number };
+  index?: { status: 'up-to-date' | 'updating'; unindexed_bytes?: number; unindexed_rows?: number };
 }
 
 /** The error envelope of every endpoint. */

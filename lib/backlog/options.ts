@@ -5,20 +5,9 @@ import type { ConstantVUsScenario, Options } from 'k6/options';
 import { queryScenario as sharedQueryScenario } from '../query-scenario';
 import { SUMMARY_TREND_STATS } from '../results/summary-data';
 import type { BacklogConfig } from './config';
-import { type Gates, type Schedule, scenarioDurationMs } from './phases';
+import { gatesOf, scenarioDurationMs, scheduleOf } from './phases';
+import { backlogSeriesThresholds } from './series';
 import { backlogThresholds } from './thresholds';
-
-export function scheduleOf(c: BacklogConfig): Schedule {
-  return {
-    warmupMs: c.queryWarmupS * 1000,
-    durationMs: c.queryDurationS * 1000,
-    phaseTimeoutMs: c.phaseTimeoutS * 1000,
-  };
-}
-
-export function gatesOf(c: BacklogConfig): Gates {
-  return { ltStartBytes: c.ltStartBytes, ltCapBytes: c.ltCapBytes, gtStartBytes: c.gtStartBytes };
-}
 
 /** Queries for the whole bounded duration (QUERY_MODE decides the load); iterations after the last cell are no-ops. */
 export function queryScenario(c: BacklogConfig, durationS: number) {
@@ -40,7 +29,7 @@ export function scenarioOptionsFor(c: BacklogConfig): Options {
   const durationS = Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
   return {
     scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },
-    thresholds: backlogThresholds(gatesOf(c), c.load.mode),
+    thresholds: { ...backlogThresholds(gatesOf(c), c.load.mode), ...backlogSeriesThresholds(c) },
     setupTimeout: `${c.setupTimeoutS}s`,
     teardownTimeout: '120s',
     summaryTrendStats: [...SUMMARY_TREND_STATS],

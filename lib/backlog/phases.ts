@@ -14,6 +14,8 @@
 // measured windows) and tags the rest `transition`, so late VUs never put samples into the wrong cell.
 // A phase whose gate does not hold within T (PHASE_TIMEOUT_S) is given up: its cells are not measured.
 
+import type { BacklogConfig } from './config';
+
 export type PhaseName = 'idle' | 'indexing_below_limit' | 'indexing_above_limit';
 export type Consistency = 'strong' | 'eventual';
 /** The `phase` tag: a phase name inside a measured window, `transition` anywhere else. */
@@ -192,4 +194,17 @@ export function writerAction(slot: Slot, estimateBytes: number, batchBytes: numb
   return estimateBytes + batchBytes <= target
     ? { kind: 'write', disableBackpressure: true }
     : { kind: 'wait' };
+}
+
+/** The phase machine's schedule and gates from the knobs. */
+export function scheduleOf(c: BacklogConfig): Schedule {
+  return {
+    warmupMs: c.queryWarmupS * 1000,
+    durationMs: c.queryDurationS * 1000,
+    phaseTimeoutMs: c.phaseTimeoutS * 1000,
+  };
+}
+
+export function gatesOf(c: BacklogConfig): Gates {
+  return { ltStartBytes: c.ltStartBytes, ltCapBytes: c.ltCapBytes, gtStartBytes: c.gtStartBytes };
 }

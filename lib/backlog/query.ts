@@ -1,19 +1,23 @@
 // Experiment 1's query iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
-// tracker; its samples recorded with the same tags (lib/query-samples.ts). After the last cell it does nothing.
+// tracker, its time-series bucket as the `ts` tag; its samples recorded with the same tags (lib/query-samples.ts).
+// After the last cell it does nothing.
 import exec from 'k6/execution';
 import { MetadataPoller } from '../metadata-poll';
 import { intendedStartMs, recordQuery } from '../query-samples';
+import { bucketTag, SERIES_TAG, type SeriesClock } from '../time-series';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
 import type { BacklogConfig } from './config';
-import { gatesOf, scheduleOf } from './options';
 import { PhaseTracker } from './phase-tracker';
-import { phaseTag, TICK_MS } from './phases';
+import { gatesOf, phaseTag, scheduleOf, TICK_MS } from './phases';
+import { backlogClock } from './series';
 import type { SetupData } from './setup-data';
 
 export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (data: SetupData) => void {
   let tracker: PhaseTracker | undefined;
+  let clock: SeriesClock | undefined;
   return (data) => {
+    clock ??= backlogClock(config, data.t0);
     tracker ??= new PhaseTracker(
       data.t0,
       scheduleOf(config),
@@ -23,7 +27,11 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
     const { slot } = tracker.update(Date.now(), false);
     if (slot.stage === 'done') return;
     // Between cells the load goes on (eventual, tagged `transition`) so the service sees a steady stream.
-    const tags = { phase: phaseTag(slot), consistency: slot.consistency ?? 'eventual' };
+    const tags = {
+      phase: phaseTag(slot),
+      consistency: slot.consistency ?? 'eventual',
+      [SERIES_TAG]: bucketTag(clock, Date.now()),
+    };
     const res = client.query(
       data.namespace,
       {

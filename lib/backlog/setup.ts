@@ -10,8 +10,7 @@ import { rowBytes } from '../vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
 import type { BacklogConfig } from './config';
 import { formatPlan, planCost } from './cost-plan';
-import { scheduleOf } from './options';
-import { nextTick, scenarioDurationMs, TICK_MS } from './phases';
+import { nextTick, scenarioDurationMs, scheduleOf, TICK_MS } from './phases';
 import type { SetupData } from './setup-data';
 
 export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () => SetupData {

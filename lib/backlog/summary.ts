@@ -24,6 +24,7 @@ export function makeSummary(
         seed: setup.seed,
         startedAtMs: setup.startedAtMs,
         finishedAtMs,
+        t0: setup.t0,
         setupSnapshot: setup.setupSnapshot,
         versions,
       }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readBacklogConfig } from './config';
-import { gatesOf, scenarioOptionsFor } from './options';
+import { scenarioOptionsFor } from './options';
+import { gatesOf } from './phases';
+import { backlogSeriesThresholds } from './series';
 import { backlogThresholds } from './thresholds';
 
 const MiB = 2 ** 20;
@@ -66,7 +68,16 @@ describe('scenario options', () => {
       },
       writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '72s', gracefulStop: '5s' },
     });
-    expect(options.thresholds).toEqual(backlogThresholds(gatesOf(config), 'arrival'));
+    expect(options.thresholds).toEqual({
+      ...backlogThresholds(gatesOf(config), 'arrival'),
+      ...backlogSeriesThresholds(config),
+    });
+    // The series: 72 buckets of 1 s, 7 query sub-metrics per bucket and consistency, 4 poll gauges and the rows
+    // counter per bucket.
+    expect(Object.keys(backlogSeriesThresholds(config))).toHaveLength(72 * (2 * 7 + 4 + 1));
+    expect(
+      options.thresholds?.['http_req_duration{ts:71,consistency:strong,expected_response:true}'],
+    ).toEqual(['max>=0']);
     expect(options.summaryTrendStats).toContain('p(99)');
   });
 });

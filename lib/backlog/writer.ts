@@ -1,9 +1,12 @@
 // The writer scenario's iteration: waits until the phase machine wants a write, then writes one batch of seeded
 // rows (ids from exec.scenario.iterationInTest, unique across instances; never more than MAX_TOTAL_ROWS rows). It also
-// records the backlog at every cell's window edges for the result files.
+// records the backlog at every cell's window edges for the result files, and every poll and acknowledged batch in the
+// time series (lib/backlog/series.ts).
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
+import { recordPoll } from '../series-metrics';
+import { bucketTag, SERIES_TAG, type SeriesClock } from '../time-series';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { rowBytes } from '../vectors';
 import type { BacklogConfig } from './config';
@@ -17,9 +20,17 @@ import {
   windowStart,
   writeErrors,
 } from './metrics';
-import { gatesOf, scheduleOf } from './options';
 import { PhaseTracker } from './phase-tracker';
-import { phaseTag, type Slot, scenarioDurationMs, TICK_MS, writerAction } from './phases';
+import {
+  gatesOf,
+  phaseTag,
+  type Slot,
+  scenarioDurationMs,
+  scheduleOf,
+  TICK_MS,
+  writerAction,
+} from './phases';
+import { backlogClock } from './series';
 import type { SetupData } from './setup-data';
 
 /** How often a waiting writer looks again (metadata itself refreshes once a second). */
@@ -33,6 +44,7 @@ interface WriterVu {
   started: Set<string>;
   /** Rows this VU had acknowledged. */
   written: number;
+  clock: SeriesClock;
 }
 
 export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (data: SetupData) => void {
@@ -52,6 +64,7 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       sinceReading: 0,
       started: new Set(),
       written: 0,
+      clock: backlogClock(config, data.t0),
     };
     const state = vu;
     // iterationInTest is unique across instances but not dense under execution segments (a segment's iterations
@@ -66,6 +79,7 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       if (update.fresh && update.reading) {
         state.sinceReading = 0;
         backlogBytes.add(update.reading.unindexedBytes, { phase: phaseTag(update.slot) });
+        recordPoll(state.clock, update.reading);
         recordSnapshots(state, update.slot, update.reading);
       }
       const estimate = (update.reading?.unindexedBytes ?? Number.POSITIVE_INFINITY) + state.sinceReading;
@@ -85,7 +99,10 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       if (res.status === 200) {
         state.sinceReading += batchBytes;
         state.written += batchRows;
-        rowsWritten.add(batchRows, { phase: phaseTag(update.slot) });
+        rowsWritten.add(batchRows, {
+          phase: phaseTag(update.slot),
+          [SERIES_TAG]: bucketTag(state.clock, Date.now()),
+        });
         return;
       }
       // Same ids again on the next attempt, so a retried batch never spends more of MAX_TOTAL_ROWS.

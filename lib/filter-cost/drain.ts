@@ -2,8 +2,18 @@
 // every poll (ingest and drain alike, never a thinned curve), and the drain lasts from the last acknowledged write to
 // the first poll that found every row indexed, so its resolution is the poll interval. Pure.
 
-/** One metadata poll, as kept in the result: [ms since the first write, unindexed_bytes, 1 if all rows indexed]. */
-export type Poll = [t_ms: number, unindexed_bytes: number, indexed: 0 | 1];
+/**
+ * One metadata poll, as kept in the result: [ms since the first write, unindexed_bytes, 1 if all rows indexed,
+ * approx_row_count, index.unindexed_rows] (the last two null where the target did not report them; results from
+ * before the time series have only the first three).
+ */
+export type Poll = [
+  t_ms: number,
+  unindexed_bytes: number,
+  indexed: 0 | 1,
+  rows?: number | null,
+  unindexed_rows?: number | null,
+];
 
 export interface DrainFigures {
   /** Largest unindexed_bytes over every poll; null without polls. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planStudy } from './cells';
 import { readFilterCostConfig } from './config';
 import { filterCostOptions, filterCostThresholds, JIT_SCENARIO, timeline } from './options';
+import { filterCostSeriesThresholds, queryClock, seriesPairs } from './series';
 
 const env = {
   ROWS: '1000',
@@ -84,5 +85,31 @@ describe('filterCostOptions', () => {
       TURBOPUFFER_REGION: 'gcp-us-central1',
     });
     expect(filterCostThresholds(service, cells)[`query_returned_rows{${sel}}`]).toEqual(['max<=10']);
+  });
+});
+
+describe('the time series buckets', () => {
+  it('gives every bucket a window can reach its consistency, and nothing else', () => {
+    const t = timeline(config, cells);
+    const clock = queryClock(t, 0);
+    // 68 s of windows: 1 s buckets. The JIT warm-up (eventual) and its gap, then 8 s per window with its stop.
+    expect(clock).toEqual({ originMs: 0, intervalS: 1, buckets: 68 });
+    const pairs = seriesPairs(config, t, clock);
+    expect(pairs.slice(0, 5)).toEqual([
+      ['0', 'eventual'],
+      ['1', 'eventual'],
+      ['2', 'eventual'],
+      ['3', 'eventual'],
+      ['4', 'strong'],
+    ]);
+    expect(pairs.filter(([, c]) => c === 'strong').map(([ts]) => Number(ts))).toEqual(
+      [4, 20, 36, 52].flatMap((s) => Array.from({ length: 8 }, (_, i) => s + i)),
+    );
+    expect(pairs).toHaveLength(68);
+    const thresholds = filterCostSeriesThresholds(config, t);
+    expect(Object.keys(thresholds)).toHaveLength(68 * 7);
+    expect(filterCostOptions(config, cells).thresholds).toMatchObject(thresholds);
+    expect(thresholds['http_reqs{ts:4,consistency:strong}']).toEqual(['count>=0']);
+    expect(thresholds['http_reqs{ts:4,consistency:eventual}']).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import { CONSISTENCIES, type Consistency, distinctFilters, type QueryCell } from
 import type { FilterCostConfig } from './config';
 import { cellKeys, FILTER_COST_METRIC, selectivityKey, windowScenario } from './metric-keys';
 import { GRID_TREND_STATS } from './quantile-grid';
+import { filterCostSeriesThresholds } from './series';
 
 /** Scenario name of the warm-up before the first window. */
 export const JIT_SCENARIO = 'jit_warmup';
@@ -108,7 +109,7 @@ export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell
     });
   return {
     scenarios,
-    thresholds: filterCostThresholds(c, cells),
+    thresholds: { ...filterCostThresholds(c, cells), ...filterCostSeriesThresholds(c, plan) },
     // Ingest keeps WRITE_CONCURRENCY requests in flight through http.batch (k6's defaults would cap it at 6).
     batch: c.writeConcurrency,
     batchPerHost: c.writeConcurrency,

@@ -30,7 +30,13 @@ export class PollSeries {
   maybePoll(): MetadataReading | undefined {
     const { reading, fresh } = this.poller.current();
     if (!fresh || !reading) return undefined;
-    this.polls.push([reading.time - this.origin, reading.unindexedBytes, this.indexed(reading) ? 1 : 0]);
+    this.polls.push([
+      reading.time - this.origin,
+      reading.unindexedBytes,
+      this.indexed(reading) ? 1 : 0,
+      reading.approxRowCount,
+      reading.unindexedRows,
+    ]);
     return reading;
   }
 

@@ -22,7 +22,7 @@ export function filterCostScript(env: EnvRecord) {
   return {
     options: filterCostOptions(config, plan.cells),
     setup: makeSetup(config, client, plan),
-    query: makeQuery(config, client, timeline(config, plan.cells).windows, plan.cells[0]),
+    query: makeQuery(config, client, timeline(config, plan.cells), plan.cells[0]),
     teardown: makeTeardown(client, config.cleanup),
     handleSummary: makeSummary(config, plan, readVersions(env)),
   };

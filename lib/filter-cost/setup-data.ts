@@ -29,6 +29,8 @@ export interface DrainStats {
   poll_interval_s: number;
   /** Every metadata poll while ingesting and draining. */
   polls: Poll[];
+  /** Seconds from the study's start (started_at) to t = 0 of `polls` (this configuration's first write). */
+  polls_origin_s: number;
 }
 
 export interface StorageStats {

@@ -45,7 +45,10 @@ export function makeSetup(c: FilterCostConfig, client: TurbopufferClient, plan: 
       }
       const configurations = c.configurations.map((configuration, i) => {
         created.push(namespaces[i]);
-        return runConfiguration(c, client, plan, configuration, namespaces[i], seed, deadline);
+        return runConfiguration(c, client, plan, configuration, namespaces[i], seed, {
+          startedAtMs,
+          deadlineMs: deadline,
+        });
       });
       return { prefix, seed, startedAtMs, created: [...created], configurations };
     });
@@ -85,7 +88,7 @@ function runConfiguration(
   configuration: Configuration,
   namespace: string,
   seed: number,
-  setupDeadlineMs: number,
+  study: { startedAtMs: number; deadlineMs: number },
 ): ConfigurationData {
   const cells = plan.cells.filter((cell) => cell.configuration === configuration.name);
   const polls = new PollSeries(client, namespace, c.rows, c.pollIntervalS * 1000, {
@@ -93,7 +96,7 @@ function runConfiguration(
   });
   const ingested = ingest(c, client, configuration, namespace, seed, polls);
   polls.waitUntilIndexed(
-    Math.min(setupDeadlineMs, polls.origin + ingested.last_ack_ms + c.drainTimeoutS * 1000),
+    Math.min(study.deadlineMs, polls.origin + ingested.last_ack_ms + c.drainTimeoutS * 1000),
     `${configuration.name} (${namespace})`,
   );
   const drain = drainFigures(polls.polls, ingested.last_ack_ms);
@@ -115,7 +118,12 @@ function runConfiguration(
     name: configuration.name,
     namespace,
     ingest: ingested,
-    drain: { ...drain, poll_interval_s: c.pollIntervalS, polls: polls.polls },
+    drain: {
+      ...drain,
+      poll_interval_s: c.pollIntervalS,
+      polls: polls.polls,
+      polls_origin_s: (polls.origin - study.startedAtMs) / 1000,
+    },
     storage: {
       approx_logical_bytes: metadata.body?.approx_logical_bytes ?? null,
       approx_row_count: metadata.body?.approx_row_count ?? null,

@@ -3,14 +3,16 @@
 import { queryLoadRecord } from '../../common-knobs';
 import { type RunRecord, runRecordFields } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
+import type { TimeSeries } from '../../time-series';
 import type { Versions } from '../../versions';
 import type { BacklogConfig } from '../config';
 import { BACKLOG_METRIC } from '../metric-keys';
+import { buildBacklogSeries } from '../series';
 import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './cells';
 
 /**
  * Keys in this order: experiment, namespace, started_at, finished_at, target, config, versions, cells,
- * metadata_snapshots, dropped_iterations, writes, thresholds.
+ * metadata_snapshots, dropped_iterations, writes, thresholds, series.
  */
 export interface BacklogResult extends RunRecord {
   experiment: 'backlog';
@@ -19,6 +21,8 @@ export interface BacklogResult extends RunRecord {
   metadata_snapshots: MetadataSnapshot[];
   /** What the writers did after setup: rows acknowledged and failed write requests (all phases). */
   writes: { rows: number; errors: number };
+  /** Queries, metadata polls and writes over time, with the cells' windows (lib/time-series.ts). */
+  series: TimeSeries;
 }
 
 /** What setup() and handleSummary know about the run beyond the summary metrics. */
@@ -27,6 +31,8 @@ export interface RunInfo {
   seed: number;
   startedAtMs: number;
   finishedAtMs: number;
+  /** The phase machine's t0 (epoch ms): the time series' origin. */
+  t0: number;
   /** Metadata once the seed rows were indexed. */
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
   versions: Versions;
@@ -68,11 +74,12 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
       label: 'setup',
     });
   const outcome = runOutcome(data);
+  const cells = buildCells(data, config.queryDurationS);
   return {
     experiment: 'backlog',
     namespace: run.namespace,
     ...runRecordFields({ ...run, target: config.target, config: configKnobs(config, run.seed) }),
-    cells: buildCells(data, config.queryDurationS),
+    cells,
     metadata_snapshots: snapshots,
     dropped_iterations: outcome.dropped_iterations,
     writes: {
@@ -80,5 +87,6 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
       errors: data.metrics[BACKLOG_METRIC.writeErrors]?.values.count ?? 0,
     },
     thresholds: outcome.thresholds,
+    series: buildBacklogSeries(data, config, run.t0, run.namespace, cells),
   };
 }

@@ -91,6 +91,7 @@ describe('buildResult (the stable JSON shape)', () => {
       'dropped_iterations',
       'writes',
       'thresholds',
+      'series',
     ]);
     expect(result).toMatchObject({
       experiment: 'backlog',
@@ -122,6 +123,59 @@ describe('buildResult (the stable JSON shape)', () => {
       label: 'setup',
     });
     expect(JSON.parse(jsonFileText(result))).toEqual(result);
+  });
+});
+
+describe('the time series', () => {
+  const { series } = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
+
+  it('reads one column per consistency from the buckets that had queries', () => {
+    expect(series).toMatchObject({ origin: '2026-01-02T03:04:05.000Z', interval_s: 1 });
+    // Strong cells start at 1, 13 and 25 s (6 s apart, strong then eventual), five buckets each.
+    expect(series.queries.strong.t_s).toEqual([1, 2, 3, 4, 5, 13, 14, 15, 16, 17, 25, 26, 27, 28, 29]);
+    expect(series.queries.strong.requests).toEqual(Array(15).fill(20));
+    expect(series.queries.strong.errors_by_status).toEqual({
+      '429': [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9, 9],
+    });
+    expect(series.queries.eventual.errors_by_status).toEqual({});
+    expect(series.queries.eventual.client_ms.p50).toEqual([
+      2.5, 2.5, 2.5, 2.5, 3.5, 3.5, 3.5, 3.5, 3.5, 4.5, 4.5, 4.5, 4.5, 4.5, 5.5,
+    ]);
+    expect(series.queries.eventual.client_ms.p99.slice(0, 2)).toEqual([6, 6]);
+    expect(series.queries.strong.server_ms.p50.slice(-1)).toEqual([3]);
+  });
+
+  it("keeps each bucket's poll at its own time, with the rows the index covers", () => {
+    const m = series.metadata['bench-backlog-fixture'];
+    expect(m.t_s.slice(0, 3)).toEqual([0.25, 1.25, 2.25]);
+    expect(m.unindexed_bytes.slice(11, 14)).toEqual([0, 2 ** 20, 2 * 2 ** 20]);
+    expect(m.rows.slice(11, 14)).toEqual([1000, 1500, 2000]);
+    expect(m.rows_indexed.slice(11, 14)).toEqual([1000, 1200, 1400]);
+    // From 30 s the polls report no unindexed_rows: the indexed rows are unknown.
+    expect(m.rows_indexed.slice(29, 31)).toEqual([4600, null]);
+    expect(series.writes).toEqual({
+      t_s: Array.from({ length: 24 }, (_, i) => 12 + i),
+      rows: Array(24).fill(500),
+    });
+  });
+
+  it('puts every cell, its warm-up and each phase on the same clock', () => {
+    expect(series.windows.filter((w) => w.kind === 'cell').map((w) => [w.label, w.start_s, w.end_s])).toEqual(
+      [
+        ['idle/strong', 1, 6],
+        ['idle/eventual', 7, 12],
+        ['indexing_below_limit/strong', 13, 18],
+        ['indexing_below_limit/eventual', 19, 24],
+        ['indexing_above_limit/strong', 25, 30],
+        ['indexing_above_limit/eventual', 31, 36],
+      ],
+    );
+    expect(series.windows.filter((w) => w.kind === 'phase')).toEqual([
+      { label: 'idle', kind: 'phase', start_s: 0, end_s: 12 },
+      { label: 'indexing_below_limit', kind: 'phase', start_s: 12, end_s: 24 },
+      { label: 'indexing_above_limit', kind: 'phase', start_s: 24, end_s: 36 },
+    ]);
+    expect(series.windows[0]).toEqual({ label: 'idle/strong', kind: 'warmup', start_s: 0, end_s: 1 });
   });
 });
 

@@ -3,10 +3,13 @@
 // each window's latency grid behind its percentiles and intervals. Pure.
 import { type RunRecord, runRecordFields } from '../../results/run-record';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
+import type { TimeSeries } from '../../time-series';
 import type { Versions } from '../../versions';
 import type { StudyPlan, UnreachableCell } from '../cells';
 import { configKnobs, type FilterCostConfig } from '../config';
+import { timeline } from '../options';
 import { GRID_PERCENTS } from '../quantile-grid';
+import { buildFilterCostSeries } from '../series';
 import type { DrainStats, IngestStats, SetupData, StorageStats } from '../setup-data';
 import { buildCells, type FilterCostCell } from './cells';
 import {
@@ -37,7 +40,7 @@ export interface ConfigurationResult {
 /**
  * Keys in this order: experiment, namespace_prefix, started_at, finished_at, target, config, versions,
  * configurations, drift_pct, baseline_mean_rows_per_s, filterable_deltas, cells, unreachable, latency_grid_percents,
- * dropped_iterations, thresholds.
+ * dropped_iterations, thresholds, series.
  */
 export interface FilterCostResult extends RunRecord {
   experiment: 'filter-cost';
@@ -53,6 +56,8 @@ export interface FilterCostResult extends RunRecord {
   unreachable: UnreachableCell[];
   /** The percentiles of every cell's latency_grid. */
   latency_grid_percents: readonly number[];
+  /** Metadata polls and queries over time, with every ingest, drain and query window (lib/time-series.ts). */
+  series: TimeSeries;
 }
 
 export interface FilterCostRunInfo {
@@ -121,5 +126,6 @@ export function buildFilterCostResult(
     latency_grid_percents: GRID_PERCENTS,
     dropped_iterations: outcome.dropped_iterations,
     thresholds: outcome.thresholds,
+    series: buildFilterCostSeries(data, timeline(c, plan.cells), setup),
   };
 }

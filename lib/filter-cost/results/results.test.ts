@@ -26,6 +26,7 @@ describe('the study result', () => {
       'latency_grid_percents',
       'dropped_iterations',
       'thresholds',
+      'series',
     ]);
     expect(Object.keys(result.configurations[0])).toEqual([
       'name',
@@ -54,6 +55,33 @@ describe('the study result', () => {
       'returned_rows',
       'from_intended_ms',
       'latency_grid',
+    ]);
+  });
+
+  it('keeps the time series on the study clock: polls per configuration, query buckets and every window', () => {
+    const { series } = result;
+    expect(series).toMatchObject({ origin: '2026-01-02T03:04:05.000Z', interval_s: 2 });
+    // int-100 (the third configuration) starts 13 s in; its polls, with the rows the index covers.
+    expect(series.metadata['int-100']).toEqual({
+      t_s: [13, 13.5, 14, 15.35, 15.6],
+      unindexed_bytes: [0, 12_352_000, 27_792_000, 9_264_000, 0],
+      rows: [0, 4000, 10_000, 20_000, 20_000],
+      rows_indexed: [0, 0, 1000, 17_000, 20_000],
+    });
+    expect(series.windows.slice(4, 6)).toEqual([
+      { label: 'int-100/ingest', kind: 'phase', start_s: 13, end_s: 15.1 },
+      { label: 'int-100/drain', kind: 'phase', start_s: 15.1, end_s: 15.6 },
+    ]);
+    // The queries start 60 s in (the end of setup); the first window follows the 5 s JIT warm-up and its gap.
+    // The eventual buckets resume where the strong window (and its graceful stop) ends, at 6 + 13 s.
+    expect(series.queries.eventual.t_s.slice(0, 4)).toEqual([60, 62, 64, 78]);
+    expect(series.queries.strong.t_s[0]).toBe(66);
+    expect(series.queries.strong.client_ms.p50[0]).toBe(4.5);
+    expect(series.queries.eventual.requests[0]).toBe(10);
+    const first = series.windows.filter((w) => w.label === 'baseline-head/ann_only/100/strong');
+    expect(first).toEqual([
+      { label: 'baseline-head/ann_only/100/strong', kind: 'warmup', start_s: 66, end_s: 68 },
+      { label: 'baseline-head/ann_only/100/strong', kind: 'cell', start_s: 68, end_s: 78 },
     ]);
   });
 

@@ -1,7 +1,10 @@
 // A handleSummary `data` object as k6 builds it for a short run: every cell measured, strong reads above the limit
-// rejected with 429. Values are made up but shaped exactly like the sub-metric keys the script declares.
+// rejected with 429. Values are made up but shaped exactly like the sub-metric keys the script declares, the time
+// series' buckets included (1 s buckets: PHASE_TIMEOUT_S 10 bounds the run at 62 s).
 
+import { subMetric } from '../../../metric-names';
 import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import { metadataSeriesKeys, querySeriesKeys } from '../../../time-series';
 import type { BacklogConfig } from '../../config';
 import { readBacklogConfig } from '../../config';
 import { cellKeys } from '../../metric-keys';
@@ -21,6 +24,7 @@ export const fixtureConfig: BacklogConfig = readBacklogConfig({
   GT_START_BYTES: '8MiB',
   ALLOW_SMALL_THRESHOLDS: '1',
   QUERY_RATE: '20',
+  PHASE_TIMEOUT_S: '10',
   SEED: '42',
   TURBOPUFFER_BASE_URL: 'http://127.0.0.1:8787',
 });
@@ -30,6 +34,7 @@ export const fixtureRun: RunInfo = {
   seed: 42,
   startedAtMs: T0 - 10_000,
   finishedAtMs: T0 + 60_000,
+  t0: T0,
   setupSnapshot: { timeMs: T0 - 1000, unindexedBytes: 0, approxRowCount: 1000 },
   versions: {
     bench: '0.1.0',
@@ -91,8 +96,26 @@ export function fixtureSummary(): SummaryData {
       metrics[k.unindexed('end')] = gauge(backlog + 0.5 * MiB * level);
       metrics[k.rows('start')] = gauge(1000 + level * 500);
       metrics[k.rows('end')] = gauge(1000 + level * 600);
+      // The window's five 1 s buckets: 20 queries each, the last one's p50 a millisecond slower.
+      for (let b = 0; b < 5; b++) {
+        const q = querySeriesKeys(String(cellIndex * 6 + 1 + b), consistency);
+        metrics[q.requests] = counter(20);
+        metrics[q.errors('429')] = counter(strongAbove ? 9 : 0);
+        metrics[q.errors('5xx')] = counter(0);
+        metrics[q.clientOk] = trend(2.5 + level + (b === 4 ? 1 : 0), 4 + level, 6 + level, 7 + level);
+        metrics[q.server] = trend(1 + level, 2 + level, 3 + level, 4 + level);
+      }
       cellIndex++;
     }
+  }
+  // One poll per second until 35 s (the backlog climbs by 1 MiB a second from 12 s), writes from 12 s on.
+  for (let ts = 0; ts < 36; ts++) {
+    const m = metadataSeriesKeys(String(ts));
+    metrics[m.time] = gauge(T0 + ts * 1000 + 250);
+    metrics[m.unindexedBytes] = gauge(Math.max(0, ts - 11) * MiB);
+    metrics[m.rowCount] = gauge(1000 + Math.max(0, ts - 11) * 500);
+    metrics[m.unindexedRows] = gauge(ts < 30 ? Math.max(0, ts - 11) * 300 : -1);
+    if (ts >= 12) metrics[subMetric('rows_written', { ts: String(ts) })] = counter(500);
   }
   return { metrics };
 }

@@ -3,16 +3,21 @@
 // sample sets summarised as the runner would (the quantile grid), so estimates and intervals are consistent. Values
 // are made up. Used by the renderer golden tests.
 import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import { querySeriesKeys, SERIES_METRIC } from '../../../time-series';
 import { mulberry32 } from '../../../vectors';
 import { CONSISTENCIES, planStudy, type StudyPlan } from '../../cells';
 import { type FilterCostConfig, readFilterCostConfig } from '../../config';
 import type { Poll } from '../../drain';
 import { cellKeys, FILTER_COST_METRIC } from '../../metric-keys';
+import { timeline } from '../../options';
 import { GRID_PERCENTS, gridOf } from '../../quantile-grid';
+import { queryClock, seriesPairs } from '../../series';
 import type { ConfigurationData, SetupData } from '../../setup-data';
 import type { FilterCostRunInfo } from '../json';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
+/** setup() took a minute: the queries' clock starts then. */
+export const FIXTURE_QUERY_ORIGIN_MS = T0 + 60_000;
 
 export const fixtureConfig: FilterCostConfig = readFilterCostConfig({
   ROWS: '20000',
@@ -78,6 +83,17 @@ export function fixtureSummary(): SummaryData {
       metrics[k.returnedRows] = trend([cell.expectedRows, cell.expectedRows]);
     }
   });
+  // The time series: 10 queries in every bucket a window can reach, strong ones a millisecond slower.
+  metrics[SERIES_METRIC.origin] = { type: 'gauge', values: { value: FIXTURE_QUERY_ORIGIN_MS } };
+  const plan = timeline(fixtureConfig, fixturePlan.cells);
+  for (const [ts, consistency] of seriesPairs(fixtureConfig, plan, queryClock(plan, 0))) {
+    const q = querySeriesKeys(ts, consistency);
+    const strong = consistency === 'strong' ? 1 : 0;
+    metrics[q.requests] = counter(10);
+    metrics[q.errors('429')] = counter(0);
+    metrics[q.clientOk] = trend([3 + strong, 3 + strong, 4 + strong, 5 + strong]);
+    metrics[q.server] = trend([2, 2, 2]);
+  }
   return { metrics };
 }
 
@@ -96,11 +112,11 @@ function configurationData(c: FilterCostConfig, plan: StudyPlan, name: string, i
       };
   const wall = 2 + (i % 3) * 0.05;
   const polls: Poll[] = [
-    [0, 0, 1],
-    [500, 4 * bytesPerRow * 1000, 0],
-    [1000, 9 * bytesPerRow * 1000, 0],
-    [Math.round(wall * 1000) + 250, 3 * bytesPerRow * 1000, 0],
-    [Math.round(wall * 1000) + 500, 0, 1],
+    [0, 0, 1, 0, 0],
+    [500, 4 * bytesPerRow * 1000, 0, 4000, 4000],
+    [1000, 9 * bytesPerRow * 1000, 0, 10_000, 9000],
+    [Math.round(wall * 1000) + 250, 3 * bytesPerRow * 1000, 0, c.rows, 3000],
+    [Math.round(wall * 1000) + 500, 0, 1, c.rows, 0],
   ];
   return {
     name,
@@ -116,7 +132,14 @@ function configurationData(c: FilterCostConfig, plan: StudyPlan, name: string, i
       write_ms: { p50: 240, p95: 250, p99: 250, max: 250 },
       last_ack_ms: Math.round(wall * 1000),
     },
-    drain: { peak_unindexed_bytes: 9 * bytesPerRow * 1000, duration_s: 0.5, poll_interval_s: 0.25, polls },
+    drain: {
+      peak_unindexed_bytes: 9 * bytesPerRow * 1000,
+      duration_s: 0.5,
+      poll_interval_s: 0.25,
+      polls,
+      // The configurations one after another, 6 s each, after a second of warm-up.
+      polls_origin_s: 1 + 6 * i,
+    },
     storage: {
       approx_logical_bytes: c.rows * bytesPerRow + (x?.attribute?.filterable ? 4000 : 0),
       approx_row_count: c.rows,
