@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke publish bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -47,22 +47,32 @@ test: typecheck lint $(VENV_STAMP) ## type-check, lint and run every test (what 
 # result (`bench run --instances N`, a bench extension: runner/README.md).
 INSTANCES_FLAG := $(if $(INSTANCES),--instances $(INSTANCES))
 
-# Experiment 1 (issue 5) against a fresh local emulator, started and always stopped by scripts/with-emulator.ts.
-# The profiles (emulator flags and knobs) live in scripts/backlog-profiles.ts; ARGS go to `bench run`.
-backlog: build ## experiment 1: querying while indexing, local profile against the emulator (<= 5 min)
-	npx tsx scripts/run-backlog.ts local $(INSTANCES_FLAG) $(ARGS)
+# Every experiment target goes through scripts/run-experiment.ts, which picks the target by one rule and prints it
+# (scripts/target-rule.ts): BENCH_TARGET=emulator|service if given, else the real service when TURBOPUFFER_API_KEY
+# is set and a fresh local emulator when it is not. Profiles: scripts/experiments.ts. ARGS go to `bench run`.
+# Results go to runs/ (ignored by git); `make publish` copies one into results/.
+RUN_EXPERIMENT = npx tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
+# A failed run has said why already: ending make by SIGPIPE, which neither make nor the shell reports, spares the
+# "make: *** [target] Error N" line after the message (make then exits 141 instead of 2).
+QUIET_FAIL = || kill -PIPE $$PPID
 
-backlog-smoke: build ## experiment 1 with the published smoke values (< 2 min; results/scratch/)
-	npx tsx scripts/run-backlog.ts smoke $(INSTANCES_FLAG) $(ARGS)
+backlog: build ## experiment 1: querying while indexing against a fresh local emulator (<= 5 min; the real service with TURBOPUFFER_API_KEY)
+	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
 
-# Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js` against one fresh
-# emulator (profiles in scripts/filter-cost-profiles.ts); with TURBOPUFFER_API_KEY (and TPUF_BENCH_CONFIRM_COST=1)
-# the real service. ARGS go to bench run (-e SEED=42, -e QUERY_MODE=workers). Knobs: npx bench run build/filter-cost.js -e HELP=1
-filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min)
-	npx tsx scripts/run-filter-cost.ts default $(INSTANCES_FLAG) $(ARGS)
+backlog-smoke: build ## experiment 1 with the published smoke values against the emulator (< 2 min)
+	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
 
-filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale in one run (about a minute; results/scratch/)
-	npx tsx scripts/run-filter-cost.ts smoke $(INSTANCES_FLAG) $(ARGS)
+# Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js`. Knobs:
+# npx bench run build/filter-cost.js -e HELP=1
+filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min; the real service with TURBOPUFFER_API_KEY)
+	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+
+filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale against the emulator (about a minute)
+	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+
+# RUN=runs/<name>.json (or .md); the newest run in runs/ by default.
+publish: ## copy a run's .md and .json from runs/ into results/ to commit them (RUN=runs/<file>)
+	@npx tsx scripts/publish-run.ts $(RUN) $(QUIET_FAIL)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall

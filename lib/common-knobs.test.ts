@@ -71,6 +71,6 @@ describe('shared size and load knobs', () => {
 
   it('drops trailing slashes from RESULTS_DIR', () => {
     expect(readResultsDir(new EnvReader({ RESULTS_DIR: 'results/scratch//' }))).toBe('results/scratch');
-    expect(readResultsDir(new EnvReader({}))).toBe('results');
+    expect(readResultsDir(new EnvReader({}))).toBe('runs');
   });
 });

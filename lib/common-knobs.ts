@@ -191,9 +191,12 @@ export function readCleanup(e: EnvReader): boolean {
   return e.bool('CLEANUP', true);
 }
 
+/** Where runs write their result files by default: a folder git ignores (`make publish` copies a run out). */
+export const DEFAULT_RESULTS_DIR = 'runs';
+
 /** RESULTS_DIR without trailing slashes (result paths append `/<file>`). */
 export function readResultsDir(e: EnvReader): string {
-  return e.string('RESULTS_DIR', 'results').replace(/\/+$/, '');
+  return e.string('RESULTS_DIR', DEFAULT_RESULTS_DIR).replace(/\/+$/, '');
 }
 
 /** The target's knobs (resolved together by readTarget; the key is only ever checked for presence). */
@@ -230,8 +233,10 @@ export const RUN_KNOBS = {
   CLEANUP: knob('1', 'delete the namespaces this run created at the end (also after a failed setup)', (e) =>
     readCleanup(e),
   ),
-  RESULTS_DIR: knob('results', 'where handleSummary writes the .md and .json result', (e) =>
-    readResultsDir(e),
+  RESULTS_DIR: knob(
+    DEFAULT_RESULTS_DIR,
+    'where handleSummary writes the .md and .json result (runs/ is ignored by git; make publish copies a run out)',
+    (e) => readResultsDir(e),
   ),
 };
 

@@ -13,6 +13,8 @@ export class EnvError extends Error {
   ) {
     super(`${variable}: ${message}`);
     this.name = 'EnvError';
+    // A refused knob is the user's input, not a bug: the runner prints the stack, and this one is the message alone.
+    this.stack = this.message;
   }
 }
 

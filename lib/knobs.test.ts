@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { EnvReader } from './env';
-import { knob, knobHelp, knobHelpScript, readKnobs, wantsHelp } from './knobs';
+import {
+  checkKnobNames,
+  editDistance,
+  knob,
+  knobHelp,
+  knobHelpScript,
+  readKnobs,
+  unknownKnobs,
+  wantsHelp,
+} from './knobs';
 
 const TABLE = {
   ROWS: knob('1000', 'rows per namespace', (e, n) => e.int(n, 1000, { min: 1 })),
@@ -45,5 +54,67 @@ describe('knob tables', () => {
     expect(script.setup()).toBeUndefined();
     expect(script.handleSummary()).toEqual({ stdout: 'the table\n' });
     expect(typeof script.write).toBe('function');
+  });
+});
+
+describe('misspelt knobs', () => {
+  const KNOBS = {
+    SEED: knob('random', 'seed', (e) => e.raw('SEED')),
+    SEED_ROWS: knob('100', 'rows', (e, n) => e.int(n, 100)),
+    QUERY_RATE: knob('20', 'rate', (e, n) => e.number(n, 20)),
+    TOP_K: knob('10', 'k', (e, n) => e.int(n, 10)),
+    BENCH_NODE_VERSION: knob('unknown', 'node', (e, n) => e.string(n, 'unknown')),
+  };
+
+  it('counts typos as an edit distance with swaps', () => {
+    expect([
+      editDistance('SEED_ROW', 'SEED_ROWS'),
+      editDistance('QUERY_RTAE', 'QUERY_RATE'),
+      editDistance('A', 'B'),
+    ]).toEqual([1, 1, 1]);
+    expect(editDistance('HOME', 'SEED')).toBe(4);
+  });
+
+  it('finds near misses, other case and shared first words, each with the knob it most likely meant', () => {
+    expect(
+      unknownKnobs(KNOBS, {
+        SEED_ROW: '10',
+        query_rate: '5',
+        QUERY_RATES: '5',
+        SEED_COUNT: '3',
+        TOPK: '3',
+        QUERY_RAT: '3',
+      }),
+    ).toEqual([
+      { name: 'SEED_ROW', suggestion: 'SEED_ROWS' },
+      { name: 'query_rate', suggestion: 'QUERY_RATE' },
+      { name: 'QUERY_RATES', suggestion: 'QUERY_RATE' },
+      { name: 'SEED_COUNT', suggestion: 'SEED_ROWS' },
+      { name: 'TOPK', suggestion: 'TOP_K' },
+      { name: 'QUERY_RAT', suggestion: 'QUERY_RATE' },
+    ]);
+  });
+
+  it("leaves the rest of the process environment alone, and other tools' variables that share a common word", () => {
+    expect(
+      unknownKnobs(KNOBS, {
+        PATH: '/bin',
+        HOME: '/root',
+        CI: 'true',
+        MAKEFLAGS: '',
+        TOP_LEVEL: '1',
+        BENCH_EMULATOR_NODE_ARGS: '--cpu-prof',
+        TURBOPUFFER_LOG: 'debug',
+        SEED: '1',
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuse in one message naming the first, with every suggestion, unless STRICT_KNOBS=0', () => {
+    const env = { SEED_ROW: '10', QUERY_RATES: '5' };
+    expect(() => checkKnobNames(KNOBS, env, 'build/x.js')).toThrow(
+      'SEED_ROW: is not a knob of build/x.js: did you mean SEED_ROWS? Not knobs either: QUERY_RATES (QUERY_RATE?). Nothing ran.',
+    );
+    expect(() => checkKnobNames(KNOBS, { ...env, STRICT_KNOBS: '0' }, 'build/x.js')).not.toThrow();
   });
 });

@@ -1,12 +1,6 @@
-// Experiment 1's profiles against the local emulator, in one place for `make backlog`, `make backlog-smoke` and
-// tests/smoke.test.ts: emulator flags plus the script's knobs (lib/backlog/config.ts).
-export interface BacklogProfile {
-  description: string;
-  /** Flags for `bench emulator`. */
-  emulator: string[];
-  /** Knobs passed with `-e` to `bench run build/backlog.js`. */
-  env: Record<string, string>;
-}
+// Experiment 1's profiles, in one place for `make backlog`, `make backlog-smoke` and the tests: emulator flags plus
+// the script's knobs (lib/backlog/config.ts). Which one a make target uses: ./experiments.ts.
+import type { Profile } from './experiments';
 
 export const PROFILES = {
   // The real service's limits scaled by 1/32: 2 GiB backlog limit -> 64 MiB, 128 MiB eventual tail -> 4 MiB,
@@ -46,9 +40,16 @@ export const PROFILES = {
       QUERY_RATE: '10',
       WRITERS: '1',
       PHASE_TIMEOUT_S: '15',
-      RESULTS_DIR: 'results/scratch',
     },
   },
-} satisfies Record<string, BacklogProfile>;
+  // The published experiment on the real service (TURBOPUFFER_API_KEY, TURBOPUFFER_REGION, TPUF_BENCH_CONFIRM_COST=1):
+  // the script's defaults, which are the published ones.
+  service: {
+    description:
+      'real-service profile: the published experiment (2 GiB backlog limit, 100,000 seed rows; costs money)',
+    emulator: null,
+    env: {},
+  },
+} satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

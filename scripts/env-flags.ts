@@ -30,3 +30,17 @@ export function envFromFlags(args: readonly string[]): Record<string, string> {
   }
   return out;
 }
+
+/** The flags without the `-e NAME=value` ones (either form) whose NAME is listed. */
+export function withoutEnvFlags(args: readonly string[], names: readonly string[]): string[] {
+  const drop = (pair: string) => names.includes(pair.slice(0, pair.indexOf('=')));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) {
+      if (!drop(args[i + 1])) out.push(flag, args[i + 1]);
+      i++;
+    } else if (!(flag.startsWith('--env=') && drop(flag.slice('--env='.length)))) out.push(flag);
+  }
+  return out;
+}

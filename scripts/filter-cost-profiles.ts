@@ -1,14 +1,7 @@
 // Experiment 2's profiles for `make filter-cost`, `make filter-cost-smoke` and the smoke test: the knobs of the one
 // `bench run build/filter-cost.js` and the emulator's flags (lib/filter-cost/config.ts reads the knobs).
 import { PUBLISHED_CONFIGURATIONS } from '../lib/filter-cost/configurations';
-
-export interface FilterCostProfile {
-  description: string;
-  /** Flags for `bench emulator` (one fresh emulator for the run); null = the real service, no emulator. */
-  emulator: string[] | null;
-  /** Knobs (`-e K=V`), RESULTS_DIR included. */
-  env: Record<string, string>;
-}
+import type { Profile } from './experiments';
 
 /** 100k distinct values cannot exist in the local profile's 50,000 rows: the local matrix leaves that pair out. */
 const LOCAL_CONFIGURATIONS = PUBLISHED_CONFIGURATIONS.filter((name) => !name.includes('-100k'));
@@ -21,7 +14,7 @@ export const PROFILES = {
       `local profile: ${LOCAL_CONFIGURATIONS.length} configurations x 50,000 rows against one fresh emulator, ` +
       '10 s per cell and consistency (about 16 minutes)',
     emulator: [],
-    env: { ROWS: '50000', CONFIGURATIONS: LOCAL_CONFIGURATIONS.join(','), RESULTS_DIR: 'results' },
+    env: { ROWS: '50000', CONFIGURATIONS: LOCAL_CONFIGURATIONS.join(',') },
   },
   // `make test` runs this (tests/filter-cost/smoke.test.ts): every kind of configuration (baseline twice, a
   // cardinality without 1 %, one value, a range, a non-filterable twin), both consistencies and a sweep of 0.1, 1,
@@ -43,7 +36,6 @@ export const PROFILES = {
       RECALL_QUERIES: '3',
       WRITE_BATCH_ROWS: '2000',
       INGEST_WARMUP_ROWS: '4000',
-      RESULTS_DIR: 'results/scratch',
     },
   },
   // The published study on the real service (TURBOPUFFER_API_KEY, TURBOPUFFER_REGION, TPUF_BENCH_CONFIRM_COST=1):
@@ -51,8 +43,8 @@ export const PROFILES = {
   service: {
     description: 'real-service profile: the published 14 configurations x 1,000,000 rows (costs money)',
     emulator: null,
-    env: { RESULTS_DIR: 'results' },
+    env: {},
   },
-} satisfies Record<string, FilterCostProfile>;
+} satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

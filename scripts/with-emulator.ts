@@ -6,6 +6,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_VARIABLES } from './target-rule';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCH = `${root}bin/bench.js`;
@@ -19,6 +20,8 @@ export interface WithEmulatorOptions {
   runArgs: string[];
   /** Extra environment for the runner (the caller's environment minus turbopuffer credentials is the base). */
   env?: Record<string, string>;
+  /** The caller's environment (process.env by default); its real-service variables never reach the run. */
+  baseEnv?: NodeJS.ProcessEnv;
   /** Where the runner's output goes: inherited by default. */
   stdio?: 'inherit' | 'pipe';
   /** Receives the runner's stdout and stderr when stdio is 'pipe'. */
@@ -79,7 +82,8 @@ export async function runWithEmulator(o: WithEmulatorOptions): Promise<number> {
   const { child: emulator, baseUrl } = await startEmulator(o.emulatorArgs);
   try {
     // Never hand real-service credentials to a run that targets the emulator.
-    const { TURBOPUFFER_API_KEY: _key, TURBOPUFFER_REGION: _region, ...inherited } = process.env;
+    const inherited = { ...(o.baseEnv ?? process.env) };
+    for (const name of SERVICE_VARIABLES) delete inherited[name];
     return await runBench({
       ...o,
       baseEnv: inherited,
@@ -90,7 +94,7 @@ export async function runWithEmulator(o: WithEmulatorOptions): Promise<number> {
   }
 }
 
-export interface RunBenchOptions extends Omit<WithEmulatorOptions, 'emulatorArgs'> {
+export interface RunBenchOptions extends Omit<WithEmulatorOptions, 'emulatorArgs' | 'baseEnv'> {
   /** The runner's environment before `env` (real-service runs pass the caller's, credentials included). */
   baseEnv: NodeJS.ProcessEnv;
   /** Flags appended after runArgs (e.g. the emulator's base URL). */

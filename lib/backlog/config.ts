@@ -12,7 +12,7 @@ import {
   type Target,
 } from '../common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from '../env';
-import { HELP_KNOB, knob, readKnobs } from '../knobs';
+import { checkKnobNames, knob, META_KNOBS, readKnobs } from '../knobs';
 import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 
@@ -124,10 +124,11 @@ export const BACKLOG_KNOBS = {
   ),
   ...RUN_KNOBS,
   ...LAUNCHER_KNOBS,
-  [HELP_KNOB]: knob('0', '1 prints this table and runs nothing', (e, n) => e.bool(n, false)),
+  ...META_KNOBS,
 };
 
 export function readBacklogConfig(env: EnvRecord): BacklogConfig {
+  checkKnobNames(BACKLOG_KNOBS, env, 'build/backlog.js');
   const e = new EnvReader(env);
   const k = readKnobs(BACKLOG_KNOBS, e);
   // Small windows (scaled runs) need finer writes: by default a batch is at most a quarter of the window.

@@ -13,7 +13,7 @@ import {
   type Target,
 } from '../common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from '../env';
-import { HELP_KNOB, knob, readKnobs } from '../knobs';
+import { checkKnobNames, knob, META_KNOBS, readKnobs } from '../knobs';
 import { MAX_ROWS } from './attribute-values';
 import {
   type Configuration,
@@ -145,10 +145,11 @@ export const FILTER_COST_KNOBS = {
   ),
   ...RUN_KNOBS,
   ...LAUNCHER_KNOBS,
-  [HELP_KNOB]: knob('0', '1 prints this table and runs nothing', (e, n) => e.bool(n, false)),
+  ...META_KNOBS,
 };
 
 export function readFilterCostConfig(env: EnvRecord): FilterCostConfig {
+  checkKnobNames(FILTER_COST_KNOBS, env, 'build/filter-cost.js');
   const e = new EnvReader(env);
   const k = readKnobs(FILTER_COST_KNOBS, e);
   const target = readTarget(e);

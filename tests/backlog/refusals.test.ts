@@ -11,8 +11,12 @@ describe('backlog.js refusals', () => {
     [{ QUERY_RATE: 'lots' }, 'QUERY_RATE: "lots" is not a number'],
     [{ QUERY_MODE: 'workers', QUERY_VUS: '4' }, 'QUERY_VUS: has no effect with QUERY_MODE=workers'],
     [{ TURBOPUFFER_BASE_URL: 'http://192.0.2.1:8787' }, 'is not a loopback address'],
-  ])('refuses %j in init with exit 107', (env, message) => {
-    expectRefusedInInit('backlog.js', env, message);
+    [{ SEED_ROW: '10' }, 'SEED_ROW: is not a knob of build/backlog.js: did you mean SEED_ROWS? Nothing ran.'],
+    [{ QUERY_DURATON_S: '5' }, 'did you mean QUERY_DURATION_S?'],
+  ])('refuses %j in init with exit 107, the message alone', (env, message) => {
+    const output = expectRefusedInInit('backlog.js', env, message);
+    // No stack: a refused knob is the user's input, not a bug.
+    expect(output).not.toMatch(/^\s+at /m);
   });
 
   it('refuses the real service without TPUF_BENCH_CONFIRM_COST=1, printing the plan and never the key', () => {

@@ -1,10 +1,8 @@
-// Bad knobs and unconfirmed real-service runs are refused before anything is written: by the script in init (exit
-// 107, the message names the variable) and, for the service profile without a key, by the launcher. `-e HELP=1`
-// prints every knob and runs nothing. No emulator, no network.
+// Bad knobs and unconfirmed real-service runs are refused before anything is written, by the script in init (exit
+// 107, the message names the variable; the launcher's refusals are tests/target-rule.test.ts). `-e HELP=1` prints
+// every knob and runs nothing. No emulator, no network.
 import { describe, expect, it } from 'vitest';
 import { FILTER_COST_KNOBS } from '../../lib/filter-cost/config';
-import { LaunchRefused, launchFilterCost } from '../../scripts/filter-cost-launch';
-import { PROFILES } from '../../scripts/filter-cost-profiles';
 import { expectRefusedInInit, FAKE_KEY, REAL_SERVICE_ENV, runScript } from '../experiment-script';
 
 describe('filter-cost.js refusals', () => {
@@ -14,6 +12,7 @@ describe('filter-cost.js refusals', () => {
     [{ SELECTIVITIES: '0' }, 'SELECTIVITIES: "0" is not a percentage of rows matching'],
     [{ QUERY_MODE: 'workers', QUERY_RATE: '5' }, 'QUERY_RATE: has no effect with QUERY_MODE=workers'],
     [{ TURBOPUFFER_BASE_URL: 'http://192.0.2.1:8787' }, 'is not a loopback address'],
+    [{ SELECTIVITY: '1' }, 'SELECTIVITY: is not a knob of build/filter-cost.js: did you mean SELECTIVITIES?'],
   ])('refuses %j in init with exit 107', (env, message) => {
     expectRefusedInInit('filter-cost.js', env, message);
   });
@@ -22,12 +21,6 @@ describe('filter-cost.js refusals', () => {
     const output = expectRefusedInInit('filter-cost.js', REAL_SERVICE_ENV, 'TPUF_BENCH_CONFIRM_COST');
     expect(output).toContain('14 namespaces in sequence, write 14000000 rows');
     expect(output).not.toContain(FAKE_KEY);
-  });
-
-  it('refuses the service profile without an API key instead of running against nothing', async () => {
-    const launch = launchFilterCost({ profile: PROFILES.service, env: {} });
-    await expect(launch).rejects.toThrow(LaunchRefused);
-    await expect(launch).rejects.toThrow('TURBOPUFFER_API_KEY: the service profile targets the real service');
   });
 });
 

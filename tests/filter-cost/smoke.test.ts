@@ -2,19 +2,24 @@
 // `bench run` against a fresh emulator. Its thresholds must pass (every window measured at both consistencies,
 // every filter within 20 % of its share, no write or query error, exact answers, nothing dropped); this test then
 // reads the result file.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { FilterCostResult } from '../../lib/filter-cost/results/json';
-import { launchFilterCost } from '../../scripts/filter-cost-launch';
-import { PROFILES } from '../../scripts/filter-cost-profiles';
+import { launchExperiment } from '../../scripts/launch';
 
 describe('make filter-cost-smoke', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-filter-cost-smoke-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('runs the study in one bench run and passes every threshold', { timeout: 180_000 }, async () => {
     let output = '';
-    const { exitCode, files } = await launchFilterCost({
-      profile: PROFILES.smoke,
-      extraArgs: ['--quiet'],
+    const { exitCode, files } = await launchExperiment({
+      makeTarget: 'filter-cost-smoke',
+      extraArgs: ['--quiet', '-e', `RESULTS_DIR=${dir}`],
       env: { PATH: process.env.PATH },
+      say: () => {},
       stdio: 'pipe',
       onOutput: (chunk) => {
         output += chunk;

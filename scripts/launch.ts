@@ -1,0 +1,92 @@
+// The one run behind every experiment make target: pick the target by the shared rule (./target-rule.ts) and say
+// it, then `bench run <bundle>` with the profile's knobs against a fresh emulator or the real service, and report
+// the result files the run wrote. The script itself refuses bad knobs and an unconfirmed bill in init.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
+import { EnvError } from '../lib/env';
+import { envFlags, envFromFlags, withoutEnvFlags } from './env-flags';
+import { MAKE_TARGETS, type MakeTarget, type MakeTargetName } from './experiments';
+import { chooseTarget, type TargetChoice, TargetRefused } from './target-rule';
+import { runBench, runWithEmulator } from './with-emulator';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LaunchOptions {
+  makeTarget: MakeTargetName;
+  /** Extra `bench run` flags (e.g. `-e SEED=42`, `--out json=...`); `-e` flags override the profile's knobs. */
+  extraArgs?: string[];
+  /** The caller's environment (credentials for the real service come from here). */
+  env?: NodeJS.ProcessEnv;
+  stdio?: 'inherit' | 'pipe';
+  onOutput?: (chunk: string) => void;
+  /** Receives the launcher's own lines (the target and why); stderr by default. */
+  say?: (line: string) => void;
+}
+
+export interface LaunchResult {
+  exitCode: number;
+  /** The result files the run wrote (`.md` and `.json`), absolute. */
+  files: string[];
+  choice: TargetChoice;
+}
+
+export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> {
+  const t = MAKE_TARGETS[o.makeTarget];
+  const caller = o.env ?? process.env;
+  const extra = o.extraArgs ?? [];
+  const say = o.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const choice = chooseTarget(o.makeTarget, t, { ...caller, ...envFromFlags(extra) });
+  for (const line of choice.lines) say(`${t.experiment}: ${line}`);
+
+  const knobs = { ...choice.profile.env, ...envFromFlags(extra) };
+  checkKnobsFirst(t, choice, caller, knobs);
+  const dir = resolve(root, knobs.RESULTS_DIR ?? DEFAULT_RESULTS_DIR);
+  mkdirSync(dir, { recursive: true });
+  const before = new Set(readdirSync(dir));
+  const output = { stdio: o.stdio, onOutput: o.onOutput };
+  const exitCode =
+    choice.kind === 'service'
+      ? await runBench({
+          runArgs: [t.script, ...envFlags(choice.profile.env), ...extra],
+          baseEnv: caller,
+          ...output,
+        })
+      : await runWithEmulator({
+          emulatorArgs: choice.profile.emulator ?? [],
+          // The variables set aside never reach the run: neither from the environment nor as -e flags.
+          runArgs: [t.script, ...envFlags(choice.profile.env), ...withoutEnvFlags(extra, choice.setAside)],
+          baseEnv: caller,
+          ...output,
+        });
+  const files = readdirSync(dir)
+    .filter((f) => /\.(md|json)$/.test(f) && !before.has(f))
+    .sort()
+    .map((f) => join(dir, f));
+  return { exitCode, files, choice };
+}
+
+/**
+ * Runs the script's knob checks here first, on the environment the run would see, so a bad knob is refused before
+ * an emulator starts (the message is the one the script's init would give). Against the emulator the base URL is a
+ * loopback placeholder: the emulator's port is not known yet.
+ */
+function checkKnobsFirst(
+  t: MakeTarget,
+  choice: TargetChoice,
+  caller: NodeJS.ProcessEnv,
+  knobs: Record<string, string>,
+): void {
+  const env: Record<string, string | undefined> = { ...caller, ...knobs };
+  if (choice.kind === 'emulator') {
+    for (const name of choice.setAside) delete env[name];
+    env.TURBOPUFFER_BASE_URL = 'http://127.0.0.1:8787';
+  }
+  try {
+    t.checkKnobs(env);
+  } catch (error) {
+    if (error instanceof EnvError) throw new TargetRefused(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+// One rule for the target, the same for every experiment make target (scripts/target-rule.ts): the decision for each
+// environment, then the make targets themselves, run through make with a made-up key (nothing reaches a network:
+// each is refused before any request, by the launcher or by the script in init).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { MAKE_TARGETS, type MakeTargetName } from '../scripts/experiments';
+import { chooseTarget } from '../scripts/target-rule';
+import { FAKE_KEY, root } from './experiment-script';
+
+const TARGETS = Object.keys(MAKE_TARGETS) as MakeTargetName[];
+const KEY = { TURBOPUFFER_API_KEY: FAKE_KEY };
+const REGION = { TURBOPUFFER_REGION: 'gcp-us-central1' };
+
+/** The decision as one comparable line: kind, why, what is set aside; or the refusal. */
+function decide(target: MakeTargetName, env: Record<string, string>): string {
+  try {
+    const c = chooseTarget(target, MAKE_TARGETS[target], env);
+    return `${c.lines[0]}${c.kind === 'emulator' && c.setAside.length > 0 ? ` | set aside ${c.setAside.join(',')}` : ''}`;
+  } catch (error) {
+    return `refused: ${(error as Error).message}`;
+  }
+}
+
+describe('the target rule', () => {
+  it.each([
+    [{}, 'because TURBOPUFFER_API_KEY is not set'],
+    [REGION, 'because TURBOPUFFER_API_KEY is not set | set aside TURBOPUFFER_REGION'],
+    [
+      { ...KEY, ...REGION, BENCH_TARGET: 'emulator' },
+      'because BENCH_TARGET=emulator | set aside TURBOPUFFER_API_KEY,TURBOPUFFER_REGION',
+    ],
+  ])('%j: a fresh emulator for every make target, saying why and what it sets aside', (env, why) => {
+    for (const t of TARGETS) {
+      expect(decide(t, env), t).toMatch(/^target: a fresh local emulator \(bench emulator.*\), because /);
+      expect(decide(t, env).endsWith(why), t).toBe(true);
+    }
+  });
+
+  it('with a key: the real service for the targets that have a service profile, a refusal for the others', () => {
+    const env = { ...KEY, ...REGION };
+    expect(TARGETS.map((t) => [t, decide(t, env)])).toEqual([
+      [
+        'backlog',
+        'target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because TURBOPUFFER_API_KEY is set',
+      ],
+      [
+        'backlog-smoke',
+        "refused: make backlog-smoke runs only against the local emulator (its profile needs the emulator's scaled " +
+          'limits), but TURBOPUFFER_API_KEY is set, which means the real service. Unset TURBOPUFFER_API_KEY or add ' +
+          'BENCH_TARGET=emulator; make backlog has a real-service profile',
+      ],
+      [
+        'filter-cost',
+        'target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because TURBOPUFFER_API_KEY is set',
+      ],
+      [
+        'filter-cost-smoke',
+        "refused: make filter-cost-smoke runs only against the local emulator (its profile needs the emulator's " +
+          'scaled limits), but TURBOPUFFER_API_KEY is set, which means the real service. Unset ' +
+          'TURBOPUFFER_API_KEY or add BENCH_TARGET=emulator; make filter-cost has a real-service profile',
+      ],
+    ]);
+  });
+
+  it.each([
+    [KEY, 'refused: TURBOPUFFER_REGION: is required with TURBOPUFFER_API_KEY'],
+    [{ BENCH_TARGET: 'service' }, 'refused: BENCH_TARGET=service needs TURBOPUFFER_API_KEY'],
+    [{ BENCH_TARGET: 'cloud' }, 'refused: BENCH_TARGET: "cloud" is not a target'],
+  ])('%j: the same refusal from both experiments', (env, refusal) => {
+    for (const t of ['backlog', 'filter-cost'] as const) expect(decide(t, env), t).toContain(refusal);
+  });
+
+  it('never puts the key into what it prints', () => {
+    for (const t of TARGETS)
+      for (const env of [KEY, { ...KEY, ...REGION }, { ...KEY, BENCH_TARGET: 'emulator' }])
+        expect(decide(t, env)).not.toContain(FAKE_KEY);
+  });
+});
+
+describe('the experiment make targets', () => {
+  const makefile = readFileSync(`${root}/Makefile`, 'utf8');
+
+  it('all run through the one launcher, and the launcher knows exactly them', () => {
+    const recipes = [...makefile.matchAll(/^([a-z-]+): build ##[^\n]*\n\t(.*)$/gm)]
+      .filter(([, , recipe]) => recipe.includes('RUN_EXPERIMENT'))
+      .map(([, name, recipe]) => [name, recipe]);
+    expect(recipes).toEqual(TARGETS.map((t) => [t, '@$(RUN_EXPERIMENT) $(QUIET_FAIL)']));
+    expect(makefile).toMatch(/^RUN_EXPERIMENT = npx tsx scripts\/run-experiment.ts \$@ /m);
+  });
+
+  // make -o build: the bundles are there already (global setup); nothing else is made.
+  const make = (target: string, env: Record<string, string>) => {
+    const res = spawnSync('make', ['-s', '-o', 'build', target], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    });
+    return { code: res.status, signal: res.signal, output: `${res.stdout}${res.stderr}` };
+  };
+
+  it.each(TARGETS)(
+    '%s with a made-up key says what it does with it, and stops with the message alone',
+    (t) => {
+      const { code, output } = make(t, { ...KEY, ...REGION });
+      expect(code, output).not.toBe(0);
+      expect(output).not.toContain(FAKE_KEY);
+      expect(output).not.toMatch(/make: \*\*\*|Error \d+/);
+      if (MAKE_TARGETS[t].service)
+        expect(output).toContain(
+          `${MAKE_TARGETS[t].experiment}: target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because TURBOPUFFER_API_KEY is set`,
+        );
+      else expect(output).toContain(`make ${t} runs only against the local emulator`);
+    },
+  );
+});
