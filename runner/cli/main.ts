@@ -8,6 +8,7 @@ Commands:
   run <script.js|script.ts>   run a k6 script (k6-compatible runner; bench run --help lists the flags)
   inspect <script>            print the script's consolidated options as JSON
   merge FILE...               merge the --out json streams (or summary exports) of a test's instances
+  report RESULT.json|DIR      charts (SVG, embedded in the result's Markdown) and an HTML report of a result
   version                     print the version (--json for JSON)
   emulator                    start the local turbopuffer-compatible server
 `;
@@ -27,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
       case 'merge': {
         const { mergeCommand } = await import('../merge/merge-command');
         return await mergeCommand(rest);
+      }
+      case 'report': {
+        const { reportCommand } = await import('../../report/report-command');
+        return await reportCommand(rest);
       }
       case 'inspect': {
         const { inspectCommand } = await import('./inspect-command');

@@ -1,0 +1,104 @@
+// One result JSON -> its charts (SVG beside it), its Markdown with the charts embedded, and its self-contained HTML
+// report (charts, then the Markdown's tables). Which experiment wrote the file decides the charts; a file no
+// experiment of this version wrote (the per-configuration launcher's, summary exports) is named and skipped.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { marked } from 'marked';
+import { type BacklogReportInput, backlogCharts } from '../lib/backlog/charts';
+import { type FilterCostReportInput, filterCostCharts } from '../lib/filter-cost/charts';
+import type { ChartSet } from '../lib/report/chart-spec';
+import { escapeHtml, htmlPage, pageCharts } from './html-page';
+import { chartSection, embedCharts, withoutChartSection } from './markdown-embed';
+import { renderSvg } from './svg';
+
+export type KnownResult =
+  | { experiment: 'backlog'; result: BacklogReportInput }
+  | { experiment: 'filter-cost'; result: FilterCostReportInput };
+
+export type Classified = KnownResult | { experiment: null; reason: string };
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Which experiment's result this is, or why it is none `bench report` can draw. */
+export function classifyResult(json: unknown): Classified {
+  if (!isObject(json)) return { experiment: null, reason: 'not a JSON object' };
+  if (json.experiment === 'backlog' && Array.isArray(json.cells) && Array.isArray(json.metadata_snapshots))
+    return { experiment: 'backlog', result: json as unknown as BacklogReportInput };
+  if (json.experiment === 'filter-cost') {
+    const configurations = json.configurations;
+    if (Array.isArray(configurations) && Array.isArray(json.cells) && isObject(configurations[0]?.ingest))
+      return { experiment: 'filter-cost', result: json as unknown as FilterCostReportInput };
+    return {
+      experiment: null,
+      reason:
+        "a filter-cost result of the per-configuration launcher (before the one-run study): its cells are not the study's",
+    };
+  }
+  return { experiment: null, reason: 'not a result of make backlog or make filter-cost' };
+}
+
+export function chartsOf(r: KnownResult): ChartSet {
+  return r.experiment === 'backlog' ? backlogCharts(r.result) : filterCostCharts(r.result);
+}
+
+export interface ReportOutcome {
+  json: string;
+  html: string;
+  written: string[];
+  notes: string[];
+}
+
+/** `<dir>/<name>.json` -> `<dir>/<name>` (every file the report writes starts with it). */
+export function baseOf(jsonPath: string): string {
+  return join(dirname(jsonPath), basename(jsonPath, '.json'));
+}
+
+function pageTitle(markdown: string | undefined, r: KnownResult): string {
+  const first = markdown?.split('\n')[0];
+  if (first?.startsWith('# ')) return first.slice(2).trim();
+  return r.experiment === 'backlog'
+    ? 'Experiment 1: querying while indexing'
+    : 'Experiment 2: filterable-attribute cost';
+}
+
+/** Writes the SVGs, the HTML page and the Markdown's charts section of one result; returns what it wrote. */
+export function writeResultReport(jsonPath: string, r: KnownResult): ReportOutcome {
+  const base = baseOf(jsonPath);
+  const name = basename(base);
+  const set = chartsOf(r);
+  const written: string[] = [];
+  const embedded = set.charts.map((spec) => {
+    const file = `${base}.${spec.id}.svg`;
+    writeFileSync(file, renderSvg(spec));
+    written.push(file);
+    return { title: spec.title, file: basename(file) };
+  });
+  const mdPath = `${base}.md`;
+  const html = `${base}.html`;
+  let markdown: string | undefined;
+  if (existsSync(mdPath)) {
+    markdown = embedCharts(readFileSync(mdPath, 'utf8'), chartSection(embedded, basename(html), set.notes));
+    writeFileSync(mdPath, markdown);
+    written.push(mdPath);
+  }
+  const tables = markdown ? withoutChartSection(markdown).split('\n').slice(1).join('\n') : '';
+  const introHtml = [
+    `<p>Result: <code>${escapeHtml(basename(jsonPath))}</code>${markdown ? `, <code>${escapeHtml(`${name}.md`)}</code>` : ''}.</p>`,
+    ...set.notes.map((n) => `<p><em>${escapeHtml(n)}</em></p>`),
+  ].join('\n');
+  writeFileSync(
+    html,
+    htmlPage({
+      title: pageTitle(markdown, r),
+      introHtml,
+      charts: pageCharts(set.charts),
+      bodyHtml: markdown
+        ? (marked.parse(tables, { async: false }) as string)
+        : '<p>No Markdown beside this result.</p>',
+    }),
+  );
+  written.push(html);
+  return { json: jsonPath, html, written, notes: set.notes };
+}
