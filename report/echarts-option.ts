@@ -101,7 +101,7 @@ function carrierIndex(series: readonly Series[], axis: 'x' | 'y' | 'y2'): number
     if (i >= 0) return i;
   }
   const i = series.findIndex((s) => (s.axis ?? 'y') === 'y');
-  return i >= 0 ? i : 0;
+  return Math.max(i, 0);
 }
 
 export function echartsOption(spec: ChartSpec): EChartsOption {

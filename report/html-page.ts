@@ -46,7 +46,7 @@ export interface PageInput {
 }
 
 // Runs in the browser: draws every chart, formats tooltips, follows live updates.
-const CLIENT = String.raw`
+const CLIENT = `
 (function () {
   var fmt = function (v, unit) {
     if (v === null || v === undefined || Number.isNaN(v)) return '—';
