@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke publish bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv chromium build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke publish bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -40,7 +40,15 @@ typecheck: $(STAMP) ## type-check both worlds (k6 scripts, Node code)
 lint: $(STAMP) ## lint and format check (biome)
 	npx biome check .
 
-test: typecheck lint $(VENV_STAMP) ## type-check, lint and run every test (what CI runs)
+# Headless Chromium from the Debian package, for the browser test of the HTML reports and `bench report --screenshot`
+# (playwright-core drives it; no browser is ever downloaded).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+chromium: $(CHROMIUM) ## install headless Chromium (Debian package) for the browser test
+
+test: typecheck lint $(VENV_STAMP) $(CHROMIUM) ## type-check, lint and run every test (what CI runs)
 	npx vitest run
 
 # INSTANCES=N runs an experiment as N execution segments in N processes against the same target, with one merged
@@ -55,24 +63,28 @@ RUN_EXPERIMENT = npx tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
 # A failed run has said why already: ending make by SIGPIPE, which neither make nor the shell reports, spares the
 # "make: *** [target] Error N" line after the message (make then exits 141 instead of 2).
 QUIET_FAIL = || kill -PIPE $$PPID
+# Every run ends with its report (charts, the Markdown's charts section, the HTML page beside the result in runs/),
+# whether or not its thresholds held; the run's own exit status is make's.
+RUN_AND_REPORT = $(RUN_EXPERIMENT); status=$$?; npx bench report --quiet --newest runs; test $$status -eq 0
 
 backlog: build ## experiment 1: querying while indexing against a fresh local emulator (<= 5 min; the real service with TURBOPUFFER_API_KEY)
-	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 backlog-smoke: build ## experiment 1 with the published smoke values against the emulator (< 2 min)
-	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 # Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js`. Knobs:
 # npx bench run build/filter-cost.js -e HELP=1
 filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min; the real service with TURBOPUFFER_API_KEY)
-	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale against the emulator (about a minute)
-	@$(RUN_EXPERIMENT) $(QUIET_FAIL)
+	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 # RUN=runs/<name>.json (or .md); the newest run in runs/ by default.
 publish: ## copy a run's .md and .json from runs/ into results/ to commit them (RUN=runs/<file>)
 	@npx tsx scripts/publish-run.ts $(RUN) $(QUIET_FAIL)
+	@npx bench report --screenshot --newest results $(QUIET_FAIL)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall

@@ -59,10 +59,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const run = process.argv[2] ?? newestRun(join(root, DEFAULT_RESULTS_DIR));
     if (!run) throw new PublishRefused(`no run in ${DEFAULT_RESULTS_DIR}/ yet: make backlog writes one`);
     const copied = publishRun(run, join(root, 'results'));
-    const names = copied.map((f) => relative(root, f));
+    // make publish then draws its charts, HTML report and screenshot beside the pair (bench report): <base>.*
+    const base = relative(root, copied[0]).replace(/\.md$/, '');
     process.stdout.write(
       `publish: copied ${relative(root, dirname(run)) || '.'}/${basename(run)}'s pair into results/\n` +
-        `publish: commit it with: git add ${names.join(' ')}\n`,
+        `publish: commit it (with its charts and report) with: git add ${base}.*\n`,
     );
   } catch (error) {
     process.stderr.write(`publish: ${(error as Error).message}\n`);
