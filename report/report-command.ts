@@ -77,6 +77,8 @@ export async function reportCommand(argv: string[]): Promise<number> {
     try {
       stat = statSync(target);
     } catch {
+      // After a run that wrote nothing (refused, failed early) there may be no directory yet: nothing to report.
+      if (values.newest) continue;
       throw usageError(`${target}: no such file or directory`);
     }
     const named = !stat.isDirectory();

@@ -83,10 +83,12 @@ describe('the experiment make targets', () => {
 
   it('all run through the one launcher, and the launcher knows exactly them', () => {
     const recipes = [...makefile.matchAll(/^([a-z-]+): build ##[^\n]*\n\t(.*)$/gm)]
-      .filter(([, , recipe]) => recipe.includes('RUN_EXPERIMENT'))
+      .filter(([, , recipe]) => recipe.includes('RUN_AND_REPORT'))
       .map(([, name, recipe]) => [name, recipe]);
-    expect(recipes).toEqual(TARGETS.map((t) => [t, '@$(RUN_EXPERIMENT) $(QUIET_FAIL)']));
+    expect(recipes).toEqual(TARGETS.map((t) => [t, '@$(RUN_AND_REPORT) $(QUIET_FAIL)']));
     expect(makefile).toMatch(/^RUN_EXPERIMENT = npx tsx scripts\/run-experiment.ts \$@ /m);
+    // The run, then its report (bench report), with the run's exit status.
+    expect(makefile).toMatch(/^RUN_AND_REPORT = \$\(RUN_EXPERIMENT\); status=\$\$\?; npx bench report /m);
   });
 
   // make -o build: the bundles are there already (global setup); nothing else is made.
