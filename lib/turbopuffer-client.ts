@@ -3,6 +3,7 @@
 // metadata, delete) keeps URL cardinality low.
 import encoding from 'k6/encoding';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { EMULATOR_SETTINGS_PATH, type EmulatorInfo } from './emulator-info';
 import type {
   AggregateRequest,
   NamespaceMetadata,
@@ -72,6 +73,18 @@ export class TurbopufferClient {
   metadata(namespace: string, tags: Tags = {}): CallResult<NamespaceMetadata> {
     const res = http.get(`${this.url(namespace)}/metadata`, this.params('metadata', tags, '15s'));
     return this.result<NamespaceMetadata>(res, true);
+  }
+
+  /**
+   * What a bench emulator says about itself (lib/emulator-info.ts); null from any other server (404) or on failure.
+   * Only asked of loopback targets: the real service has no such route.
+   */
+  emulatorInfo(): EmulatorInfo | null {
+    const res = http.get(`${this.baseUrl}${EMULATOR_SETTINGS_PATH}`, {
+      ...this.params('emulator_settings', {}, '10s'),
+      responseCallback: http.expectedStatuses(200, 404),
+    });
+    return this.result<EmulatorInfo>(res, true).body ?? null;
   }
 
   deleteNamespace(namespace: string): CallResult<unknown> {

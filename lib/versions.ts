@@ -21,14 +21,21 @@ export interface Versions {
   node: string;
 }
 
-export function readVersions(env: EnvRecord): Versions {
-  const e = new EnvReader(env);
+/** The bundle's own provenance (the emulator reports it too). */
+export function buildProvenance(): Pick<Versions, 'bench' | 'commit' | 'dirty' | 'built_at'> {
   const build = typeof __BENCH_BUILD__ === 'undefined' ? undefined : __BENCH_BUILD__;
   return {
     bench: version,
     commit: build?.commit ?? 'unknown',
     dirty: build?.dirty ?? null,
     built_at: build?.built_at ?? null,
+  };
+}
+
+export function readVersions(env: EnvRecord): Versions {
+  const e = new EnvReader(env);
+  return {
+    ...buildProvenance(),
     runner: e.string('BENCH_RUNNER_VERSION', 'unknown'),
     node: e.string('BENCH_NODE_VERSION', 'unknown'),
   };

@@ -104,6 +104,8 @@ export async function buildAll(): Promise<void> {
     esbuild.build(k6BundleOptions(entry, join(root, 'build', `${basename(entry, '.ts')}.js`), stamp)),
   );
   const node = esbuild.build({
+    // The emulator reports the commit it was built from (GET /_emulator/settings).
+    define: { __BENCH_BUILD__: JSON.stringify(stamp) },
     entryPoints: nodeEntries(),
     outdir: join(root, 'dist'),
     bundle: true,

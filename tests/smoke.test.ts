@@ -35,6 +35,13 @@ describe('make backlog-smoke', () => {
     expect(code, output).toBe(0);
 
     expect(result.target.kind).toBe('emulator');
+    expect(result.status).toBe('complete');
+    // The emulator's own settings, so the run can be rerun against an equal one.
+    expect(result.target.emulator?.settings).toMatchObject({
+      backlog_limit_bytes: 6 * MiB,
+      eventual_tail_limit_bytes: 512 * 1024,
+      index_bytes_per_second: 512 * 1024,
+    });
     expect(result.dropped_iterations).toBe(0);
     expect(result.cells).toHaveLength(6);
     for (const cell of result.cells)

@@ -1,7 +1,10 @@
 // Cache and recall endpoints: hint_cache_warm (202), the official benchmark's _debug/warm_cache and purge_cache
 // (accepted; the emulator's data is always in memory), and _debug/recall (ANN vs exact on sampled stored vectors).
+import type { EmulatorInfo } from '../../lib/emulator-info';
+import { buildProvenance } from '../../lib/versions';
 import { badRequest } from '../api-error';
 import { hasBit } from '../bitset';
+import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
 import { processStats } from '../process-stats';
@@ -19,6 +22,42 @@ export async function hintCacheWarmRoute(ctx: RouteContext): Promise<Reply> {
 /** GET /_emulator/stats[?reset=true]: emulator-only process figures (not part of turbopuffer's API). */
 export async function emulatorStatsRoute(ctx: RouteContext): Promise<Reply> {
   return { body: processStats(ctx.query.get('reset') === 'true') };
+}
+
+/** GET /_emulator/settings: the emulator's version and settings, which each result records (lib/emulator-info.ts). */
+export async function emulatorSettingsRoute(ctx: RouteContext): Promise<Reply> {
+  return { body: emulatorInfo(ctx.registry.config) };
+}
+
+export function emulatorInfo(c: EmulatorConfig): EmulatorInfo {
+  const p = buildProvenance();
+  const pace = Number.isFinite(c.indexBytesPerSecond) ? c.indexBytesPerSecond : null;
+  return {
+    version: p.bench,
+    commit: p.commit,
+    dirty: p.dirty,
+    settings: {
+      backlog_limit_bytes: c.backlogLimitBytes,
+      eventual_tail_limit_bytes: c.eventualTailLimitBytes,
+      index_bytes_per_second: pace,
+      max_body_bytes: c.maxBodyBytes,
+      max_inflight_bytes: c.maxInflightBytes,
+      query_slots: c.querySlots,
+      query_wait_ms: c.queryWaitMs,
+      durable: c.dataDir !== null,
+      api_key_required: c.apiKey !== null,
+    },
+    flags: [
+      '--backlog-limit',
+      String(c.backlogLimitBytes),
+      '--eventual-tail-limit',
+      String(c.eventualTailLimitBytes),
+      '--index-throughput',
+      pace === null ? 'unlimited' : String(pace),
+      '--max-inflight-bytes',
+      String(c.maxInflightBytes),
+    ],
+  };
 }
 
 export async function cacheDebugRoute(ctx: RouteContext): Promise<Reply> {

@@ -1,6 +1,12 @@
 // Every route the emulator serves: method, path pattern, handler. The only list of endpoints.
 import type { Handler } from './context';
-import { cacheDebugRoute, emulatorStatsRoute, hintCacheWarmRoute, recallRoute } from './debug';
+import {
+  cacheDebugRoute,
+  emulatorSettingsRoute,
+  emulatorStatsRoute,
+  hintCacheWarmRoute,
+  recallRoute,
+} from './debug';
 import { metadataRoute, patchMetadataRoute } from './metadata';
 import { deleteRoute, listRoute } from './namespaces';
 import { pollOperationRoute, startAsyncRoute } from './operations';
@@ -35,6 +41,8 @@ export const ROUTES: readonly Route[] = [
   { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute },
   // Emulator-only: process memory and event-loop delay for scripts/bench-emulator.ts.
   { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute },
+  // Emulator-only: version and settings, recorded in every result's target (lib/emulator-info.ts).
+  { method: 'GET', path: '/_emulator/settings', handler: emulatorSettingsRoute },
 ];
 
 export interface Match {

@@ -115,7 +115,10 @@ describe('backlog charts from a result with the time series', () => {
 
   it('draws the service limit on a real-service run, and the published times on the same axis', () => {
     const r = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
-    const service = backlogCharts({ ...r, target: { kind: 'turbopuffer', base_url: 'https://x' } });
+    const service = backlogCharts({
+      ...r,
+      target: { kind: 'turbopuffer', base_url: 'https://x', emulator: null },
+    });
     expect(byId(service, 'latency').lines?.[2]).toEqual({ axis: 'y2', value: 2048, label: 'limit (2 GiB)' });
     expect(byId(service, 'cells').y2).toBeUndefined();
     expect(service.notes).toEqual([]);

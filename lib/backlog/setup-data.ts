@@ -1,4 +1,6 @@
 // What setup() hands every VU, teardown() and handleSummary() (JSON, copied into each VU: keep it small).
+import type { EmulatorInfo } from '../emulator-info';
+
 export interface SetupData {
   namespace: string;
   /** Seed of every vector of the run (drawn in setup() unless SEED was given). */
@@ -8,5 +10,7 @@ export interface SetupData {
   startedAtMs: number;
   /** The namespace when this run created it (only then may CLEANUP delete it). */
   created: string[];
+  /** What the emulator said about itself (lib/emulator-info.ts); null for the real service. */
+  emulator: EmulatorInfo | null;
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
 }

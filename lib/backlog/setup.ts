@@ -30,6 +30,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
         t0: nextTick(Date.now()) + TICK_MS,
         startedAtMs,
         created: [namespace],
+        emulator: config.target.kind === 'emulator' ? client.emulatorInfo() : null,
         setupSnapshot: snapshot,
       };
     });

@@ -26,6 +26,7 @@ export function makeSummary(
         finishedAtMs,
         t0: setup.t0,
         setupSnapshot: setup.setupSnapshot,
+        emulator: setup.emulator,
         versions,
       }),
     markdown: renderMarkdown,

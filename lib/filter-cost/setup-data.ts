@@ -1,5 +1,6 @@
 // What setup() measured and hands every VU, teardown() and handleSummary() (JSON, copied into each VU: every poll is
 // kept as a 3-number array). Field names are the result JSON's (snake_case), so the result passes them through.
+import type { EmulatorInfo } from '../emulator-info';
 import type { Consistency } from './cells';
 import type { Poll } from './drain';
 
@@ -67,6 +68,10 @@ export interface SetupData {
   prefix: string;
   seed: number;
   startedAtMs: number;
+  /** When setup() returned (epoch ms): the query windows' offsets count from here. */
+  setupEndedAtMs: number;
+  /** What the emulator said about itself (lib/emulator-info.ts); null for the real service. */
+  emulator: EmulatorInfo | null;
   /** Namespaces this run created (only those may CLEANUP delete), in creation order. */
   created: string[];
   configurations: ConfigurationData[];

@@ -50,7 +50,15 @@ export function makeSetup(c: FilterCostConfig, client: TurbopufferClient, plan: 
           deadlineMs: deadline,
         });
       });
-      return { prefix, seed, startedAtMs, created: [...created], configurations };
+      return {
+        prefix,
+        seed,
+        startedAtMs,
+        setupEndedAtMs: Date.now(),
+        emulator: c.target.kind === 'emulator' ? client.emulatorInfo() : null,
+        created: [...created],
+        configurations,
+      };
     });
   };
 }

@@ -2,15 +2,24 @@
 // figure is unknown. Pure.
 import { formatBytes } from '../sizes';
 
+/**
+ * `digits` decimals, rounded half up on the double value (Math.round), not as toFixed rounds the exact binary
+ * value: jq (scripts/jq/) can compute the same digits, so its tables equal the Markdown's.
+ */
+export function roundedFixed(value: number, digits: number): string {
+  const scale = 10 ** digits;
+  return (Math.round(value * scale) / scale).toFixed(digits);
+}
+
 export function formatMs(ms: number | null): string {
   if (ms === null) return '—';
-  return Number.isInteger(ms) ? `${ms}ms` : `${ms.toFixed(1)}ms`;
+  return Number.isInteger(ms) ? `${ms}ms` : `${roundedFixed(ms, 1)}ms`;
 }
 
 export function formatPercent(rate: number): string {
   if (rate === 0) return '0%';
   const pct = rate * 100;
-  return `${pct < 0.1 ? pct.toPrecision(1) : pct.toFixed(1)}%`;
+  return `${pct < 0.1 ? pct.toPrecision(1) : roundedFixed(pct, 1)}%`;
 }
 
 /** "3.5 MiB" (lib/sizes.ts); "—" when unknown. */
@@ -19,7 +28,7 @@ export function formatBytesOrDash(bytes: number | null): string {
 }
 
 export function formatQps(qps: number): string {
-  return qps.toFixed(1);
+  return roundedFixed(qps, 1);
 }
 
 /** `digits` decimals and an optional unit: (3088, 1) -> "3088.0", (0.5, 2, ' s') -> "0.50 s"; "—" when unknown. */

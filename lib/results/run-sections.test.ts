@@ -4,6 +4,7 @@ import { consoleSummary, errorsByStatusMarkdown, outcomeMarkdown, outcomeText } 
 const failed = {
   dropped_iterations: 2,
   thresholds: {
+    evaluated: true,
     passed: false,
     failed: [
       { metric: 'dropped_iterations', expression: 'count==0' },
@@ -11,7 +12,8 @@ const failed = {
     ],
   },
 };
-const passed = { dropped_iterations: 0, thresholds: { passed: true, failed: [] } };
+const passed = { dropped_iterations: 0, thresholds: { evaluated: true, passed: true, failed: [] } };
+const aborted = { dropped_iterations: 0, thresholds: { evaluated: false, passed: null, failed: [] } };
 
 describe('outcome sections', () => {
   it('lists every failed expression with the dropped iterations, in Markdown and on the console', () => {
@@ -28,6 +30,16 @@ describe('outcome sections', () => {
       '',
       '  wrote results/a.md',
       '  wrote results/a.json',
+    ]);
+  });
+
+  it('says the thresholds were not evaluated when the run was aborted, rather than that they failed', () => {
+    expect(outcomeMarkdown(aborted)).toEqual([
+      'Thresholds not evaluated (aborted run); 0 dropped iterations.',
+    ]);
+    expect(outcomeText(aborted, [])).toEqual([
+      '  - thresholds not evaluated: aborted run (0 dropped iterations)',
+      '',
     ]);
   });
 
@@ -59,8 +71,10 @@ describe('consoleSummary', () => {
       ...passed,
       started_at: '2026-01-02T03:04:05.000Z',
       finished_at: '2026-01-02T03:05:05.000Z',
-      target: { kind: 'emulator' as const, base_url: 'http://127.0.0.1:8787' },
+      target: { kind: 'emulator' as const, base_url: 'http://127.0.0.1:8787', emulator: null },
       config: {},
+      status: 'complete' as const,
+      status_reason: null,
       versions: {
         bench: '0.1.0',
         commit: 'abc',

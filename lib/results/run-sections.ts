@@ -5,13 +5,30 @@ import { describeCommit } from '../versions';
 import { formatErrorsByStatus } from './format';
 import type { QueryFigures } from './query-cell-figures';
 import type { RunRecord } from './run-record';
+import type { RunStatus } from './run-status';
 import type { RunOutcome } from './summary-data';
 
-/** The `- Target:` and `- Run:` items of the Markdown header. */
+/** The Markdown's first lines when the run was aborted (and why); nothing when it ran to its end. */
+export function statusMarkdown(r: RunStatus): string[] {
+  if (r.status !== 'aborted') return [];
+  return [
+    `> **Aborted run:** ${r.status_reason}. The figures cover only what ran; the thresholds were not evaluated.`,
+    '',
+  ];
+}
+
+/** The `- Target:` and `- Run:` items of the Markdown header (and the emulator's settings, to start an equal one). */
 export function runItemsMarkdown(r: RunRecord): string[] {
   const v = r.versions;
+  const e = r.target.emulator;
   return [
     `- Target: ${r.target.kind} at ${r.target.base_url}`,
+    ...(e
+      ? [
+          `- Emulator: bench ${e.version} (commit ${describeCommit(e)}), started as \`bench emulator ${e.flags.join(' ')}\`` +
+            `${e.settings.durable ? ' with --data-dir' : ''}`,
+        ]
+      : []),
     `- Run: ${r.started_at} to ${r.finished_at}; bench ${v.bench} (commit ${describeCommit(v)}), runner ${v.runner}, Node.js ${v.node}`,
   ];
 }
@@ -33,6 +50,8 @@ export function errorsByStatusMarkdown<C extends Pick<QueryFigures, 'errors' | '
 
 /** The closing paragraph: every threshold passed, or the failed expressions; with the dropped iterations. */
 export function outcomeMarkdown(r: RunOutcome): string[] {
+  if (!r.thresholds.evaluated)
+    return [`Thresholds not evaluated (aborted run); ${r.dropped_iterations} dropped iterations.`];
   if (r.thresholds.passed) return [`All thresholds passed; ${r.dropped_iterations} dropped iterations.`];
   return [
     `Failed thresholds (${r.thresholds.failed.length}); ${r.dropped_iterations} dropped iterations:`,
@@ -44,9 +63,11 @@ export function outcomeMarkdown(r: RunOutcome): string[] {
 /** The console's closing lines: the threshold outcome, then the files handleSummary wrote. */
 export function outcomeText(r: RunOutcome, files: readonly string[]): string[] {
   return [
-    r.thresholds.passed
-      ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
-      : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
+    !r.thresholds.evaluated
+      ? `  - thresholds not evaluated: aborted run (${r.dropped_iterations} dropped iterations)`
+      : r.thresholds.passed
+        ? `  ✓ all thresholds passed, ${r.dropped_iterations} dropped iterations`
+        : `  ✗ ${r.thresholds.failed.length} thresholds failed (${r.dropped_iterations} dropped iterations):`,
     ...r.thresholds.failed.map((f) => `    ✗ ${f.metric} '${f.expression}'`),
     '',
     ...files.map((f) => `  wrote ${f}`),
@@ -66,5 +87,6 @@ export function consoleSummary(
   files: readonly string[],
 ): string {
   const title = `  ${what} on ${r.target.kind} (${r.target.base_url}), ${where}`;
-  return `${['', title, ...heading, '', ...table, '', ...outcomeText(r, files), ''].join('\n')}\n`;
+  const aborted = r.status === 'aborted' ? [`  ABORTED: ${r.status_reason}`] : [];
+  return `${['', title, ...aborted, ...heading, '', ...table, '', ...outcomeText(r, files), ''].join('\n')}\n`;
 }

@@ -20,6 +20,7 @@ describe('runOutcome', () => {
     expect(outcome).toEqual({
       dropped_iterations: 3,
       thresholds: {
+        evaluated: true,
         passed: false,
         failed: [
           { metric: 'dropped_iterations', expression: 'count==0' },
@@ -32,7 +33,19 @@ describe('runOutcome', () => {
   it('passes with no thresholds and no dropped_iterations metric', () => {
     expect(runOutcome({ metrics: {} })).toEqual({
       dropped_iterations: 0,
-      thresholds: { passed: true, failed: [] },
+      thresholds: { evaluated: true, passed: true, failed: [] },
+    });
+  });
+
+  it('leaves the thresholds of an aborted run unevaluated', () => {
+    const data = {
+      metrics: {
+        x: { type: 'counter' as const, values: { count: 0 }, thresholds: { 'count>0': { ok: false } } },
+      },
+    };
+    expect(runOutcome(data, true)).toEqual({
+      dropped_iterations: 0,
+      thresholds: { evaluated: false, passed: null, failed: [] },
     });
   });
 });

@@ -24,7 +24,11 @@ export interface FailedThreshold {
 /** What every result records about its thresholds: dropped iterations and the expressions that failed. */
 export interface RunOutcome {
   dropped_iterations: number;
-  thresholds: { passed: boolean; failed: FailedThreshold[] };
+  /**
+   * `evaluated` is false for an aborted run (lib/results/run-status.ts): its thresholds judged only part of the run,
+   * so `passed` is null and `failed` empty.
+   */
+  thresholds: { evaluated: boolean; passed: boolean | null; failed: FailedThreshold[] };
 }
 
 /** One statistic (`count`, `med`, `p(95)`, `value`...) of a metric or sub-metric; null when absent or NaN. */
@@ -44,10 +48,9 @@ export function failedThresholds(data: SummaryData): FailedThreshold[] {
   return failed;
 }
 
-export function runOutcome(data: SummaryData): RunOutcome {
+export function runOutcome(data: SummaryData, aborted = false): RunOutcome {
+  const dropped_iterations = data.metrics.dropped_iterations?.values.count ?? 0;
+  if (aborted) return { dropped_iterations, thresholds: { evaluated: false, passed: null, failed: [] } };
   const failed = failedThresholds(data);
-  return {
-    dropped_iterations: data.metrics.dropped_iterations?.values.count ?? 0,
-    thresholds: { passed: failed.length === 0, failed },
-  };
+  return { dropped_iterations, thresholds: { evaluated: true, passed: failed.length === 0, failed } };
 }

@@ -1,8 +1,10 @@
 // The jq recipes of experiment 1 against a result JSON and a `--out json` stream with known contents.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../lib/backlog/results/json';
+import { type BacklogResult, buildResult } from '../../lib/backlog/results/json';
+import { renderMarkdown } from '../../lib/backlog/results/markdown';
 import {
   fixtureConfig,
   fixtureRun,
@@ -14,20 +16,53 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const jq = (args: string[], input: string) =>
   execFileSync('jq', args, { cwd: root, input, encoding: 'utf8' });
 
+/** The Markdown report's table: its lines that start with a pipe. */
+const markdownTableOf = (r: BacklogResult) =>
+  renderMarkdown(r)
+    .split('\n')
+    .filter((l) => l.startsWith('|'));
+
 describe('scripts/jq/backlog-table.jq', () => {
-  it('prints the published table from the result JSON', () => {
-    const json = jsonFileText(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
-    expect(jq(['-r', '-f', 'scripts/jq/backlog-table.jq'], json).split('\n')).toEqual([
-      '| Phase | Consistency | Errors | Client p50 | p95 | p99 | Server p50 | p95 | QPS | Backlog start | Backlog end |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
-      '| Idle | strong | 0% | 2.5ms | 4.3ms | 8ms | 1ms | 2ms | 20 | 0 MiB | 0 MiB |',
-      '| Idle | eventual | 0% | 2.5ms | 4.3ms | 8ms | 1ms | 2ms | 20 | 0 MiB | 0 MiB |',
-      '| Indexing, below limit | strong | 0% | 3.5ms | 6.3ms | 11ms | 2ms | 3ms | 20 | 3 MiB | 3.5 MiB |',
-      '| Indexing, below limit | eventual | 0% | 3.5ms | 6.3ms | 11ms | 2ms | 3ms | 20 | 3 MiB | 3.5 MiB |',
-      '| Indexing, above limit | strong | 45% | 4.5ms | 8.3ms | 14ms | 3ms | 4ms | 20 | 9 MiB | 10 MiB |',
-      '| Indexing, above limit | eventual | 0% | 4.5ms | 8.3ms | 14ms | 3ms | 4ms | 20 | 9 MiB | 10 MiB |',
+  const fixture = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
+
+  it("prints the Markdown report's table from the result JSON", () => {
+    expect(jq(['-r', '-f', 'scripts/jq/backlog-table.jq'], jsonFileText(fixture)).split('\n')).toEqual([
+      ...markdownTableOf(fixture),
       '',
     ]);
+    expect(markdownTableOf(fixture)[6]).toContain('45.0% (expected 429)');
+  });
+
+  it('agrees with the Markdown on any figures: nulls, whole and fractional ms, tiny shares, every byte unit', () => {
+    const ms = fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: 0, max: 5000 }),
+      fc.double({ min: 0, max: 5000, noNaN: true }),
+    );
+    const bytes = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 2 ** 42 }));
+    const cell = fc.record({
+      requests: fc.integer({ min: 0, max: 1_000_000 }),
+      qps: fc.double({ min: 0, max: 10_000, noNaN: true }),
+      error_rate: fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1, noNaN: true })),
+      errors_expected: fc.boolean(),
+      client_ms: fc.record({ p50: ms, p95: ms, p99: ms }),
+      server_ms: fc.record({ p50: ms, p95: ms }),
+      backlog_bytes: fc.record({ start: bytes, end: bytes }),
+    });
+    const size = fc.integer({ min: 1, max: 2 ** 41 });
+    const results = fc
+      .sample(
+        fc.record({ cells: fc.array(cell, { minLength: 6, maxLength: 6 }), lt: size, cap: size, gt: size }),
+        { numRuns: 60, seed: 15 },
+      )
+      .map(({ cells, lt, cap, gt }) => ({
+        ...fixture,
+        config: { ...fixture.config, LT_START_BYTES: lt, LT_CAP_BYTES: cap, GT_START_BYTES: gt },
+        cells: fixture.cells.map((c, i) => ({ ...c, ...cells[i] })),
+      }));
+    // One jq process for all of them: each JSON document in the input gets its own table.
+    const tables = jq(['-r', '-f', 'scripts/jq/backlog-table.jq'], results.map(jsonFileText).join(''));
+    expect(tables.split('\n')).toEqual([...results.flatMap(markdownTableOf), '']);
   });
 });
 

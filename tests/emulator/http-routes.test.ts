@@ -377,6 +377,34 @@ describe('namespace routes', () => {
     else expect(stats.body.thread_cpu_ms).toBeNull();
   });
 
+  it('/_emulator/settings names the version and every setting that shapes a run', async () => {
+    const e = await seeded({ backlogLimitBytes: 6 * 2 ** 20, indexBytesPerSecond: 512 * 1024 });
+    const reply = await e.get('/_emulator/settings');
+    expect(reply.status).toBe(200);
+    expect(reply.body.settings).toEqual({
+      backlog_limit_bytes: 6 * 2 ** 20,
+      eventual_tail_limit_bytes: 128 * 2 ** 20,
+      index_bytes_per_second: 512 * 1024,
+      max_body_bytes: 512 * 2 ** 20,
+      max_inflight_bytes: 2 ** 30,
+      query_slots: 16,
+      query_wait_ms: 800,
+      durable: false,
+      api_key_required: false,
+    });
+    expect(reply.body.flags).toEqual([
+      '--backlog-limit',
+      '6291456',
+      '--eventual-tail-limit',
+      '134217728',
+      '--index-throughput',
+      '524288',
+      '--max-inflight-bytes',
+      '1073741824',
+    ]);
+    expect(reply.body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('401 without the configured key, 404 and 405 for unknown endpoints and methods', async () => {
     emulator = await startTestEmulator({ apiKey: 'tpuf_secret' });
     expectError(await emulator.get('/v1/namespaces'), 401, /API key/);

@@ -14,6 +14,11 @@ export interface Cell extends QueryFigures {
   /** performance.server_total_ms of the successful queries. */
   server_ms: { p50: Ms; p95: Ms };
   backlog_bytes: { start: number | null; end: number | null };
+  /**
+   * True when every error is the one this cell exists to show: strong queries above the backlog limit refused with
+   * 429 (docs/turbopuffer-api.md §2.5).
+   */
+  errors_expected: boolean;
   /** The measured window (after warm-up), ISO 8601. */
   window: { start: string | null; end: string | null };
 }
@@ -61,6 +66,7 @@ function buildCell(data: SummaryData, phase: PhaseName, consistency: Consistency
     exhaustive_search_count: q.exhaustive_search_count,
     from_intended_ms: q.from_intended_ms,
     backlog_bytes: { start: gauge(k.unindexed('start'), 'start'), end: gauge(k.unindexed('end'), 'end') },
+    errors_expected: errorsExpected(phase, consistency, q.errors, q.errors_by_status),
     window: { start: iso(k.windowStart), end: iso(k.windowEnd) },
   };
 }
@@ -87,4 +93,19 @@ export function buildSnapshots(data: SummaryData): MetadataSnapshot[] {
     }
   }
   return out.sort((a, b) => a.ms - b.ms).map((x) => x.snapshot);
+}
+
+/** Strong queries above the limit get 429 by design; any other status, or errors anywhere else, are real errors. */
+export function errorsExpected(
+  phase: PhaseName,
+  consistency: Consistency,
+  errors: number,
+  byStatus: Record<string, number>,
+): boolean {
+  return (
+    phase === 'indexing_above_limit' &&
+    consistency === 'strong' &&
+    errors > 0 &&
+    Object.keys(byStatus).every((status) => status === '429')
+  );
 }

@@ -1,12 +1,15 @@
 // Experiment 1's result JSON, a stable shape (issue 5): scripts and jq recipes rely on these keys. Pure.
 
 import { queryLoadRecord } from '../../common-knobs';
+import type { EmulatorInfo } from '../../emulator-info';
 import { type RunRecord, runRecordFields } from '../../results/run-record';
+import { runStatus } from '../../results/run-status';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { TimeSeries } from '../../time-series';
 import type { Versions } from '../../versions';
 import type { BacklogConfig } from '../config';
 import { BACKLOG_METRIC } from '../metric-keys';
+import { scenarioDurationMs, scheduleOf, TICK_MS } from '../phases';
 import { buildBacklogSeries } from '../series';
 import { buildCells, buildSnapshots, type Cell, type MetadataSnapshot } from './cells';
 
@@ -35,6 +38,8 @@ export interface RunInfo {
   t0: number;
   /** Metadata once the seed rows were indexed. */
   setupSnapshot: { timeMs: number; unindexedBytes: number; approxRowCount: number | null } | null;
+  /** What the emulator said about itself; null for the real service. */
+  emulator: EmulatorInfo | null;
   versions: Versions;
 }
 
@@ -73,12 +78,15 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
       approx_row_count: run.setupSnapshot.approxRowCount,
       label: 'setup',
     });
-  const outcome = runOutcome(data);
   const cells = buildCells(data, config.queryDurationS);
+  // setup() returned at most two ticks before t0, and the scenarios last the bound from there.
+  const plannedEnd = run.t0 - 2 * TICK_MS + scenarioDurationMs(scheduleOf(config));
+  const status = runStatus(run.finishedAtMs, plannedEnd, whereStopped(cells, run.finishedAtMs));
+  const outcome = runOutcome(data, status.status === 'aborted');
   return {
     experiment: 'backlog',
     namespace: run.namespace,
-    ...runRecordFields({ ...run, target: config.target, config: configKnobs(config, run.seed) }),
+    ...runRecordFields({ ...run, status, target: config.target, config: configKnobs(config, run.seed) }),
     cells,
     metadata_snapshots: snapshots,
     dropped_iterations: outcome.dropped_iterations,
@@ -89,4 +97,13 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
     thresholds: outcome.thresholds,
     series: buildBacklogSeries(data, config, run.t0, run.namespace, cells),
   };
+}
+
+/** Which cell was measuring at `atMs`, or the last one that ended before it. */
+export function whereStopped(cells: readonly Cell[], atMs: number): string {
+  const ms = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
+  const during = cells.find((c) => ms(c.window.start) <= atMs && atMs < ms(c.window.end));
+  if (during) return `during the ${during.phase}, ${during.consistency} cell`;
+  const ended = cells.filter((c) => ms(c.window.end) <= atMs).pop();
+  return ended ? `after the ${ended.phase}, ${ended.consistency} cell` : 'before the first cell was measured';
 }

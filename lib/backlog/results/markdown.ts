@@ -2,7 +2,12 @@
 // at the window edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
 import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
-import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from '../../results/run-sections';
+import {
+  errorsByStatusMarkdown,
+  outcomeMarkdown,
+  runItemsMarkdown,
+  statusMarkdown,
+} from '../../results/run-sections';
 import { markdownTable } from '../../results/table';
 import { formatBytes } from '../../sizes';
 import type { PhaseName } from '../phases';
@@ -38,7 +43,7 @@ export function cellFigures(cell: Cell): string[] {
   return [
     String(cell.requests),
     formatQps(cell.qps),
-    formatPercent(cell.error_rate),
+    `${formatPercent(cell.error_rate)}${cell.errors_expected ? ' (expected 429)' : ''}`,
     formatMs(cell.client_ms.p50),
     formatMs(cell.client_ms.p95),
     formatMs(cell.client_ms.p99),
@@ -52,6 +57,7 @@ export function cellFigures(cell: Cell): string[] {
 export function renderMarkdown(r: BacklogResult): string {
   const c = r.config;
   const lines: string[] = [
+    ...statusMarkdown(r),
     `# Experiment 1: querying while indexing (${r.namespace})`,
     '',
     ...runItemsMarkdown(r),
@@ -64,7 +70,11 @@ export function renderMarkdown(r: BacklogResult): string {
     ),
     '',
     'Client latencies are k6 `http_req_duration` of successful queries; server latencies are their ' +
-      '`performance.server_total_ms`. Errors are the share of all queries in the measured window.',
+      '`performance.server_total_ms`. Errors are the share of all queries in the measured window.' +
+      (r.cells.some((cell) => cell.errors_expected)
+        ? ' "Expected 429": above the backlog limit the service refuses strong queries (backpressure), which is ' +
+          'what that row measures; eventual queries are still answered.'
+        : ''),
     ...errorsByStatusMarkdown(r.cells, (cell) => `${phaseLabel(cell.phase, c)}, ${cell.consistency}`),
     '',
     `Writers: ${r.writes.rows} rows acknowledged after setup, ${r.writes.errors} failed write requests.`,

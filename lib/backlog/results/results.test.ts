@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonFileText } from '../../results/run-record';
 import { failedThresholds } from '../../results/summary-data';
-import { buildCells, buildSnapshots } from './cells';
+import { buildCells, buildSnapshots, errorsExpected } from './cells';
 import { buildResult } from './json';
 import { renderMarkdown } from './markdown';
 import { fixtureConfig, fixtureRun, fixtureSummary } from './testdata/summary-fixture';
@@ -36,8 +36,17 @@ describe('buildCells', () => {
       exhaustive_search_count: { p50: 2000, max: 4000 },
       from_intended_ms: { p50: 5, p99: 11 },
       backlog_bytes: { start: 9 * 2 ** 20, end: 10 * 2 ** 20 },
+      errors_expected: true,
       window: { start: '2026-01-02T03:04:30.000Z', end: '2026-01-02T03:04:35.000Z' },
     });
+  });
+
+  it('labels as expected only 429s of strong queries above the limit', () => {
+    expect(errorsExpected('indexing_above_limit', 'strong', 45, { '429': 45 })).toBe(true);
+    expect(errorsExpected('indexing_above_limit', 'strong', 46, { '429': 45, '500': 1 })).toBe(false);
+    expect(errorsExpected('indexing_above_limit', 'eventual', 3, { '429': 3 })).toBe(false);
+    expect(errorsExpected('idle', 'strong', 3, { '429': 3 })).toBe(false);
+    expect(errorsExpected('indexing_above_limit', 'strong', 0, {})).toBe(false);
   });
 
   it('reports a cell nobody measured as zero requests and null latencies and backlog', () => {
@@ -81,6 +90,8 @@ describe('buildResult (the stable JSON shape)', () => {
     expect(Object.keys(result)).toEqual([
       'experiment',
       'namespace',
+      'status',
+      'status_reason',
       'started_at',
       'finished_at',
       'target',
@@ -191,8 +202,43 @@ describe('renderText', () => {
     const data = fixtureSummary();
     data.metrics.dropped_iterations.thresholds = { 'count==0': { ok: false } };
     const text = renderText(buildResult(data, fixtureConfig, fixtureRun), ['results/x.md']);
-    expect(text).toContain('  above limit  strong       100   20.0  45.0%   4.5ms');
+    expect(text).toContain('  above limit  strong       100   20.0  45.0% (expected 429)  4.5ms');
     expect(text).toContain("    ✗ dropped_iterations 'count==0'");
     expect(text).toContain('  wrote results/x.md');
+  });
+});
+
+describe('an aborted run', () => {
+  // The fixture's cells: idle strong is measured from 03:04:06 to 03:04:11; stop the run inside it.
+  const stoppedAt = Date.UTC(2026, 0, 2, 3, 4, 8);
+  const result = buildResult(fixtureSummary(), fixtureConfig, { ...fixtureRun, finishedAtMs: stoppedAt });
+
+  it('is marked aborted, says where it stopped, and leaves its thresholds unevaluated', () => {
+    expect(result.status).toBe('aborted');
+    expect(result.status_reason).toBe(
+      "interrupted 57 s before the scenarios' planned end, during the idle, strong cell " +
+        '(Ctrl+C, a signal, test.abort() or an abortOnFail threshold)',
+    );
+    expect(result.thresholds).toEqual({ evaluated: false, passed: null, failed: [] });
+  });
+
+  it('says so on the Markdown first line and in the console summary', () => {
+    const md = renderMarkdown(result).split('\n');
+    expect(md[0]).toBe(
+      `> **Aborted run:** ${result.status_reason}. The figures cover only what ran; the thresholds were not evaluated.`,
+    );
+    expect(md).toContain('Thresholds not evaluated (aborted run); 0 dropped iterations.');
+    const text = renderText(result, []);
+    expect(text).toContain(`  ABORTED: ${result.status_reason}`);
+    expect(text).toContain('  - thresholds not evaluated: aborted run');
+  });
+
+  it('is complete when the run reached its planned end', () => {
+    const complete = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
+    expect([complete.status, complete.status_reason, complete.thresholds.evaluated]).toEqual([
+      'complete',
+      null,
+      true,
+    ]);
   });
 });

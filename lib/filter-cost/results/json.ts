@@ -2,12 +2,13 @@
 // the report shows can be recomputed from it: the polls behind each peak and drain, the ingest behind every rate, and
 // each window's latency grid behind its percentiles and intervals. Pure.
 import { type RunRecord, runRecordFields } from '../../results/run-record';
+import { type RunStatus, runStatus } from '../../results/run-status';
 import { runOutcome, type SummaryData } from '../../results/summary-data';
 import type { TimeSeries } from '../../time-series';
 import type { Versions } from '../../versions';
 import type { StudyPlan, UnreachableCell } from '../cells';
 import { configKnobs, type FilterCostConfig } from '../config';
-import { timeline } from '../options';
+import { type Timeline, timeline } from '../options';
 import { GRID_PERCENTS } from '../quantile-grid';
 import { buildFilterCostSeries } from '../series';
 import type { DrainStats, IngestStats, SetupData, StorageStats } from '../setup-data';
@@ -102,14 +103,18 @@ export function buildFilterCostResult(
       storage: x.storage,
     };
   });
-  const outcome = runOutcome(data);
+  const t = timeline(c, plan.cells);
+  const status = studyStatus(t, setup.setupEndedAtMs, run.finishedAtMs);
+  const outcome = runOutcome(data, status.status === 'aborted');
   return {
     experiment: 'filter-cost',
     namespace_prefix: setup.prefix,
     ...runRecordFields({
+      status,
       startedAtMs: setup.startedAtMs,
       finishedAtMs: run.finishedAtMs,
       target: c.target,
+      emulator: setup.emulator,
       config: configKnobs(c, setup.seed),
       versions: run.versions,
     }),
@@ -126,6 +131,23 @@ export function buildFilterCostResult(
     latency_grid_percents: GRID_PERCENTS,
     dropped_iterations: outcome.dropped_iterations,
     thresholds: outcome.thresholds,
-    series: buildFilterCostSeries(data, timeline(c, plan.cells), setup),
+    series: buildFilterCostSeries(data, t, setup),
   };
+}
+
+/**
+ * Complete when the finish comes after the last window's measured end (counted from setup()'s return); otherwise
+ * aborted, naming the window that was running.
+ */
+export function studyStatus(t: Timeline, setupEndedAtMs: number, finishedAtMs: number): RunStatus {
+  const last = t.windows[t.windows.length - 1];
+  const plannedEnd = setupEndedAtMs + (last ? last.startMs + last.warmupMs + last.measuredMs : t.totalMs);
+  const at = finishedAtMs - setupEndedAtMs;
+  const during = t.windows.find((w) => w.startMs <= at && at < w.startMs + w.warmupMs + w.measuredMs);
+  const where = during
+    ? `during the ${during.cell.id} window at ${during.consistency} consistency`
+    : at < (t.windows[0]?.startMs ?? 0)
+      ? 'before the first query window'
+      : 'between two query windows';
+  return runStatus(finishedAtMs, plannedEnd, where);
 }

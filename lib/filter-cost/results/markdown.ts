@@ -2,7 +2,12 @@
 // reference column, then ingest, drain and storage per configuration (with the run's baseline drift beside them),
 // the filterable-vs-non-filterable storage delta, and every window in full. Pure.
 import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
-import { errorsByStatusMarkdown, outcomeMarkdown, runItemsMarkdown } from '../../results/run-sections';
+import {
+  errorsByStatusMarkdown,
+  outcomeMarkdown,
+  runItemsMarkdown,
+  statusMarkdown,
+} from '../../results/run-sections';
 import { markdownTable } from '../../results/table';
 import { formatBytes } from '../../sizes';
 import { dirtyTreeWarning } from '../../versions';
@@ -242,6 +247,7 @@ export function renderFilterCostMarkdown(r: FilterCostResult): string {
       ? `${c.QUERY_WORKERS} closed-loop workers`
       : `${c.QUERY_RATE} queries/s (constant arrival rate)`;
   const lines: string[] = [
+    ...statusMarkdown(r),
     ...(dirty ? [`**${dirty}**`, ''] : []),
     `# Experiment 2: filterable-attribute cost, ${r.configurations.length} configurations of ${c.ROWS} rows`,
     '',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonFileText } from '../../results/run-record';
-import { buildFilterCostResult } from './json';
+import { timeline } from '../options';
+import { buildFilterCostResult, studyStatus } from './json';
 import { renderFilterCostMarkdown } from './markdown';
 import { fixtureConfig, fixturePlan, fixtureRunInfo, fixtureSummary } from './testdata/fixture';
 import { renderFilterCostText } from './text';
@@ -12,6 +13,8 @@ describe('the study result', () => {
     expect(Object.keys(result)).toEqual([
       'experiment',
       'namespace_prefix',
+      'status',
+      'status_reason',
       'started_at',
       'finished_at',
       'target',
@@ -144,5 +147,27 @@ describe('the study result', () => {
       './testdata/study.txt.golden',
     );
     expect(jsonFileText(result).endsWith('}\n')).toBe(true);
+  });
+});
+
+describe('an aborted study', () => {
+  it('names the window that was running, marks the Markdown first line and leaves the thresholds unevaluated', () => {
+    const run = fixtureRunInfo();
+    const t = timeline(fixtureConfig, fixturePlan.cells);
+    const w = t.windows[3];
+    // Half a second into that window's measured part.
+    const stoppedAt = run.setup.setupEndedAtMs + w.startMs + w.warmupMs + 500;
+    const r = buildFilterCostResult(fixtureSummary(), fixtureConfig, fixturePlan, {
+      ...run,
+      finishedAtMs: stoppedAt,
+    });
+    expect(r.status).toBe('aborted');
+    expect(r.status_reason).toContain(`during the ${w.cell.id} window at ${w.consistency} consistency`);
+    expect(r.thresholds).toEqual({ evaluated: false, passed: null, failed: [] });
+    expect(renderFilterCostMarkdown(r).split('\n')[0]).toMatch(/^> \*\*Aborted run:\*\* interrupted /);
+    expect(studyStatus(t, run.setup.setupEndedAtMs, run.setup.setupEndedAtMs + t.totalMs)).toEqual({
+      status: 'complete',
+      status_reason: null,
+    });
   });
 });

@@ -4,6 +4,7 @@
 
 import { subMetric } from '../../../metric-names';
 import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import { FIXTURE_EMULATOR } from '../../../results/testdata/emulator-info';
 import { metadataSeriesKeys, querySeriesKeys } from '../../../time-series';
 import type { BacklogConfig } from '../../config';
 import { readBacklogConfig } from '../../config';
@@ -36,6 +37,7 @@ export const fixtureRun: RunInfo = {
   finishedAtMs: T0 + 60_000,
   t0: T0,
   setupSnapshot: { timeMs: T0 - 1000, unindexedBytes: 0, approxRowCount: 1000 },
+  emulator: FIXTURE_EMULATOR,
   versions: {
     bench: '0.1.0',
     commit: 'abc1234',

@@ -2,7 +2,9 @@
 // non-filterable twin), shaped exactly like the sub-metric keys the script declares. Latencies come from seeded
 // sample sets summarised as the runner would (the quantile grid), so estimates and intervals are consistent. Values
 // are made up. Used by the renderer golden tests.
+
 import type { SummaryData, SummaryMetric } from '../../../results/summary-data';
+import { FIXTURE_EMULATOR } from '../../../results/testdata/emulator-info';
 import { querySeriesKeys, SERIES_METRIC } from '../../../time-series';
 import { mulberry32 } from '../../../vectors';
 import { CONSISTENCIES, planStudy, type StudyPlan } from '../../cells';
@@ -156,6 +158,9 @@ export function fixtureSetup(): SetupData {
     prefix: 'bench-filter-cost-fixture',
     seed: 42,
     startedAtMs: T0,
+    // Setup took five minutes; the windows after it end well before the finish (fixtureRunInfo).
+    setupEndedAtMs: T0 + 300_000,
+    emulator: FIXTURE_EMULATOR,
     created: names.map((n) => `bench-filter-cost-fixture-${n}`),
     configurations: names.map((n, i) => configurationData(fixtureConfig, fixturePlan, n, i)),
   };

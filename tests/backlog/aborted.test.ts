@@ -1,0 +1,67 @@
+// Ctrl+C during a run (issue 15): `make backlog-smoke` interrupted by SIGINT a few seconds into its scenarios still
+// writes its result, marked aborted with where it stopped, and leaves its thresholds unevaluated; the run exits 105
+// as k6 does after a signal, and the emulator is stopped.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BacklogResult } from '../../lib/backlog/results/json';
+import { root } from '../experiment-script';
+
+/** Resolves once `pattern` appears in the child's output (stdout and stderr), or rejects after `ms`. */
+function waitFor(child: ChildProcess, read: () => string, pattern: RegExp, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms:\n${read()}`)), ms);
+    const check = () => {
+      if (!pattern.test(read())) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+  });
+}
+
+describe('make backlog-smoke, interrupted', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-aborted-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes a result marked aborted, with thresholds not evaluated, and exits 105', {
+    timeout: 120_000,
+  }, async () => {
+    let output = '';
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/run-experiment.ts', 'backlog-smoke', '-e', `RESULTS_DIR=${dir}`],
+      { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // The scenarios have started once the runner's progress reads "running (...)"; let them run a little.
+    await waitFor(child, () => output, /running \(/, 90_000);
+    await new Promise((r) => setTimeout(r, 3000));
+    child.kill('SIGINT');
+    const code = await exited;
+
+    expect(code, output).toBe(105);
+    const files = readdirSync(dir);
+    const json = files.find((f) => f.endsWith('.json'));
+    expect(json, output).toBeDefined();
+    const r = JSON.parse(readFileSync(join(dir, json as string), 'utf8')) as BacklogResult;
+    expect(r.status).toBe('aborted');
+    expect(r.status_reason).toMatch(/^interrupted \d+ (s|min \d+ s) before the scenarios' planned end, /);
+    expect(r.thresholds).toEqual({ evaluated: false, passed: null, failed: [] });
+    const md = readFileSync(join(dir, (json as string).replace(/\.json$/, '.md')), 'utf8');
+    expect(md.split('\n')[0]).toBe(
+      `> **Aborted run:** ${r.status_reason}. The figures cover only what ran; the thresholds were not evaluated.`,
+    );
+    expect(output).toContain(`ABORTED: ${r.status_reason}`);
+    expect(output).not.toMatch(/thresholds failed/);
+  });
+});
