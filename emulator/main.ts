@@ -43,6 +43,29 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve('SIGTERM'));
   });
   process.stderr.write(`bench emulator: ${signal}, shutting down\n`);
-  await emulator.close();
-  return 0;
+  return closeWithin(emulator.close(), SHUTDOWN_LIMIT_MS);
+}
+
+/** Longest wait for in-flight writes and engine threads at shutdown. */
+const SHUTDOWN_LIMIT_MS = 30_000;
+
+/**
+ * Shutdown awaits work parked on unref'd handles (the indexer's pacing sleep, idle engine threads); with the server
+ * closed nothing else keeps the event loop alive, and Node would exit 13 with the close unsettled. A ref'd timer
+ * holds the loop open until the close settles, and bounds it.
+ */
+async function closeWithin(closing: Promise<void>, limitMs: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), limitMs);
+  });
+  try {
+    if ((await Promise.race([closing, limit])) === 'late') {
+      process.stderr.write(`bench emulator: shutdown did not finish within ${limitMs / 1000} s; exiting\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -38,8 +38,11 @@ function runtime(): VuRuntime {
   return new VuRuntime(data);
 }
 
+/** Time between due starts. Wide, so a test thread preempted for tens of ms on a loaded machine keeps its order. */
+const PERIOD_MS = 200;
+
 /**
- * One VU on a constant-arrival-rate of 20/s for 250 ms (starts due at 0, 50, ..., 200 ms). Each iteration is busy
+ * One VU on a constant-arrival-rate of 5/s for 5 periods (starts due at 0, 1, ..., 4 periods). Each iteration is busy
  * until `busyMs` after its due time; `bookkeepingMs` of work follows every iteration's end before the VU claims again.
  */
 async function arrival(busyMs: number, bookkeepingMs: number) {
@@ -50,11 +53,12 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
     if (samples.some((s) => s.metric === 'iterations')) busyUntil(nowMs() + bookkeepingMs);
   };
   const start = nowMs() + 20;
+  const duration = 5 * PERIOD_MS;
   const block = newInt32Block(SCENARIO_WORDS);
   const realm = {
     module: {
-      // Busy until busyMs after this start's due time (starts are due every 50 ms).
-      default: () => busyUntil(start + Math.floor((nowMs() - start) / 50) * 50 + busyMs),
+      // Busy until busyMs after this start's due time.
+      default: () => busyUntil(start + Math.floor((nowMs() - start) / PERIOD_MS) * PERIOD_MS + busyMs),
     },
     env: {},
   } as unknown as Realm;
@@ -68,11 +72,11 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
       env: {},
       tags: {},
       startTime: start,
-      duration: 250,
+      duration,
     },
     block,
     plan: {
-      schedule: { executor: 'constant-arrival-rate', rate: 20, timeUnit: 1000, duration: 250 },
+      schedule: { executor: 'constant-arrival-rate', rate: 1, timeUnit: PERIOD_MS, duration },
       start,
       freeSince: start,
       maxVUs: 1,
@@ -90,12 +94,16 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
 
 describe('arrival-rate activation', () => {
   it('a VU whose iteration ended before a due start takes it, however long its bookkeeping after the end took', async () => {
-    // Iterations end 30 ms after their due time, 20 ms before the next; 30 ms of bookkeeping follow each.
-    expect(await arrival(30, 30)).toEqual({ started: 5, dropped: 0, droppedSamples: 0 });
+    // Iterations end 0.4 periods after their due time, 0.6 before the next; 0.4 periods of bookkeeping follow each.
+    expect(await arrival(0.4 * PERIOD_MS, 0.4 * PERIOD_MS)).toEqual({
+      started: 5,
+      dropped: 0,
+      droppedSamples: 0,
+    });
   });
 
   it('a start due while the only VU is inside an iteration is dropped (one sample each), never retried', async () => {
-    // Iterations last 60 ms: the starts due at 50 and 150 ms find the VU busy.
-    expect(await arrival(60, 0)).toEqual({ started: 3, dropped: 2, droppedSamples: 2 });
+    // Iterations last 1.5 periods: the starts due at periods 1 and 3 find the VU busy.
+    expect(await arrival(1.5 * PERIOD_MS, 0)).toEqual({ started: 3, dropped: 2, droppedSamples: 2 });
   });
 });
