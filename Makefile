@@ -90,7 +90,7 @@ publish: ## copy a run's .md and .json from runs/ into results/ to commit them (
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall
 	npx tsx scripts/bench-emulator.ts
 
-bench-runner: build ## runner vs autocannon on loopback: latency at a fixed rate, max rate with 0 dropped, start lag under 30 MB bodies
+bench-runner: build ## runner vs vegeta (Go, installed by the script) on one loopback Go endpoint: CPU per request, drops, p99, VU start-up
 	npx tsx scripts/bench-runner.ts
 
 # Issue 14's fuzz suite at length: hostile write/query/schema/metadata bodies against a real emulator process. make test

@@ -3,7 +3,7 @@
 //   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
 import { IN_VUS_ACTIVE, nowMs } from './control-block';
 import { writeEndOfTestSummary } from './engine/end-of-test';
-import { type PrepareInput, prepareRun, type RunPlan } from './engine/prepare';
+import { type PrepareInput, prepareRun, type RunPlan, type VuPlacement } from './engine/prepare';
 import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
 import { runSetup, runTeardown } from './engine/setup-teardown';
 import { VuPool } from './engine/vu-pool';
@@ -115,6 +115,19 @@ function checkKnownOutputs(input: RunInput): void {
   checkOutputTargets(targets);
 }
 
+/** How the VUs were placed and why, for --verbose. */
+export function placementText(p: VuPlacement): string {
+  if (p.threads === 0)
+    return p.explicit
+      ? 'VUs: one thread each (--vu-threads 0)'
+      : `VUs: one thread each, since they cannot share one: ${p.refusal ?? 'no classic-script bundle'}`;
+  const where = `VUs share ${p.threads} thread${p.threads > 1 ? 's' : ''}${p.explicit ? ' (--vu-threads)' : ''}`;
+  if (p.awaits) return `${where}; the script's blocking calls run as awaits (runner/script/hosting.ts)`;
+  if (p.refusal)
+    return `${where}; its blocking calls will stop the run, since they cannot become awaits: ${p.refusal}`;
+  return `${where}; the script makes no blocking call in its VUs`;
+}
+
 export async function runTest(input: RunInput): Promise<number> {
   checkKnownOutputs(input);
   const signals = new Signals();
@@ -144,8 +157,11 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
       `the test has generated more than ${n} unique time series, which is higher than the suggested limit; high-cardinality tags (e.g. unique URLs without a name tag) slow the runner down and use memory`,
     );
 
+  const placement = plan.placement;
+  if (!input.remote) logger.debug(placementText(placement));
   if (!input.quiet) {
-    const threads = input.vuThreads ?? 0;
+    // The header stays k6's unless --vu-threads asked for a placement (the default one is in --verbose's log).
+    const threads = placement.explicit ? placement.threads : 0;
     const hosting =
       threads > 0 ? ` (--vu-threads ${threads}: VUs share ${threads} thread${threads > 1 ? 's' : ''})` : '';
     const lines = [
@@ -217,14 +233,22 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     sharedArrays: plan.init.sharedArrays,
     vuIds: plan.tuple.whole ? undefined : plan.tuple.stripe(),
   };
-  const vuThreads = input.vuThreads ?? 0;
+  const vuThreads = placement.threads;
   const hostedScriptPath = plan.script.hostedScriptPath;
   const pool = new VuPool(
     template,
     events,
     http,
     plan.instance,
-    vuThreads > 0 && hostedScriptPath ? { scriptPath: hostedScriptPath, threads: vuThreads } : undefined,
+    vuThreads > 0 && hostedScriptPath
+      ? {
+          scriptPath: hostedScriptPath,
+          threads: vuThreads,
+          awaits: placement.awaits,
+          shifts: placement.shifts,
+          refusal: placement.refusal,
+        }
+      : undefined,
   );
   const progress: ScenarioProgress[] = plan.scenarios.map(newProgress);
   const display = new ProgressDisplay(
@@ -238,7 +262,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
 
   // vus / vus_max every second, event-loop lag (this thread's, thread:main, and each HTTP I/O worker's,
   // thread:http), thresholds every 2 s.
-  const loopLag = new LoopLagProbe(5);
+  const loopLag = new LoopLagProbe();
   const mainLagTags = { ...plan.runTags, thread: 'main' };
   const ioLagTags = http.takeLoopLag().map((_, i, all) => ({
     ...plan.runTags,

@@ -9,7 +9,7 @@ import './modules/external';
 import { publishLoopLag } from './metrics/loop-lag';
 import { SampleBatchEncoder } from './metrics/sample-batch';
 import { createHostedRealm, newHostedContext } from './vu/realm';
-import { type PostToMain, VuRuntime } from './vu/runtime';
+import { FLUSH_AGE_MS, type PostToMain, VuRuntime } from './vu/runtime';
 import { inlineSourceMapRemapper, scriptStack, setFrameRemapper } from './vu/script-stack';
 import { reportUncaught, serveVu } from './vu/serve-vu';
 import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
@@ -17,14 +17,14 @@ import type { HostData, HostToMain, MainToHost, MainToRealm } from './vu/wire';
 if (!parentPort) throw new Error('vu-host.worker must run as a worker thread');
 const port = parentPort;
 process.setSourceMapsEnabled(true);
-const { scriptPath, loopLag } = workerData as HostData;
+const { scriptPath, loopLag, awaits, shifts, refusal } = workerData as HostData;
 // Every request of this thread's VUs is timed here: its lag is bench_event_loop_lag{thread:vu-host}.
-publishLoopLag(loopLag, 0, 5);
+publishLoopLag(loopLag, 0);
 // Compiled once for every VU of this thread; each context runs it to get its own module instance.
 const code = readFileSync(scriptPath, 'utf8');
 const script = new Script(code, { filename: scriptPath });
 // Node maps stack frames of modules it loads, not of a vm.Script: script errors are mapped here instead.
-setFrameRemapper(inlineSourceMapRemapper(scriptPath, code));
+setFrameRemapper(inlineSourceMapRemapper(scriptPath, code, shifts));
 const vus = new Map<number, (message: MainToRealm) => Promise<void>>();
 
 const postFor =
@@ -35,8 +35,11 @@ const postFor =
   };
 
 // The samples of all VUs of this thread travel in one batch per flush (fewer messages, and their shared tag sets are
-// interned once); the main thread ingests them as the thread's, whatever VU emitted them.
-const encoder = new SampleBatchEncoder(postFor(0));
+// interned once); the main thread ingests them as the thread's, whatever VU emitted them. A batch goes out at the
+// latest FLUSH_AGE_MS after its first sample, by one timer per batch: nothing wakes the thread while it has none.
+const encoder: SampleBatchEncoder = new SampleBatchEncoder(postFor(0), () => {
+  setTimeout(() => encoder.flush(), FLUSH_AGE_MS).unref();
+});
 
 // An error nobody awaited cannot be tied to a VU here: it is reported once, as the thread's.
 reportUncaught(postFor(0));
@@ -45,7 +48,14 @@ function spawn(data: MainToHost & { type: 'spawn' }): void {
   const vu = data.data.vuId;
   const post = postFor(vu);
   const { context, global } = newHostedContext(vu);
-  const rt = new VuRuntime(data.data, { post, global, hosted: true, encoder });
+  const rt = new VuRuntime(data.data, {
+    post,
+    global,
+    hosted: true,
+    encoder,
+    awaitsBlocking: awaits,
+    refusal,
+  });
   try {
     const realm = createHostedRealm(rt, script, context);
     rt.encoder.flush();

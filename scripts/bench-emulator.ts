@@ -22,7 +22,7 @@ import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../lib/sizes';
-import { type MachineTicks, machineTicks, stealShare } from './bench-ceilings';
+import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
 import { startEmulator, stopProcess } from './with-emulator';
 
 function intEnv(name: string, fallback: number): number {

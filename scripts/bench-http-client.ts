@@ -17,7 +17,7 @@ import type { Response } from '../runner/http/response';
 import { VuHttp } from '../runner/http/vu-http';
 import type { ReplyMessage } from '../runner/http/wire';
 import { createHttpModule } from '../runner/modules/http';
-import type { HttpModuleOptions, ModuleHost } from '../runner/modules/module-host';
+import { HostedBlockingError, type HttpModuleOptions, type ModuleHost } from '../runner/modules/module-host';
 
 const IO_WORKER = new URL('../dist/http-io.worker.js', import.meta.url);
 
@@ -72,6 +72,8 @@ function benchHost(port: MessagePort | undefined, onSamples: (n: number) => void
     onIterationStart: () => {},
     onIterationEnd: () => {},
     hosted: false,
+    awaitsBlocking: false,
+    blockingError: (call) => new HostedBlockingError(call),
   };
 }
 

@@ -87,7 +87,7 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
     summaryExport: flags.summaryExport ?? env.K6_SUMMARY_EXPORT,
     summaryMode,
     noThresholds: flags.noThresholds ?? envBool(env.K6_NO_THRESHOLDS) ?? false,
-    vuThreads: flags.vuThreads ?? envInt(env.BENCH_VU_THREADS, 'BENCH_VU_THREADS') ?? 0,
+    vuThreads: flags.vuThreads ?? envInt(env.BENCH_VU_THREADS, 'BENCH_VU_THREADS'),
     quiet: flags.quiet,
     noColor,
     logger,

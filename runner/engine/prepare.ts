@@ -1,6 +1,7 @@
 // Everything before the first VU: load the script, run init #0, consolidate option layers, derive and validate
 // scenarios, and check thresholds against the metric registry. Shared by `bench run` and `bench inspect`.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
 import { BenchError } from '../errors';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
@@ -21,7 +22,9 @@ import {
   DEFAULT_TREND_STATS,
   KNOWN_OPTION_KEYS,
 } from '../options/option-keys';
+import { applyInsertions, type ColumnShift, columnShifts } from '../script/await-edits';
 import { type LoadedScript, loadScript } from '../script/bundle';
+import { hostingVerdict } from '../script/hosting';
 import { buildThresholds, type Threshold } from '../thresholds/threshold-set';
 import type { InitReport } from '../vu/wire';
 import type { Logger } from './logger';
@@ -37,7 +40,10 @@ export interface PrepareInput {
   includeSystemEnvVars: boolean;
   configFile?: string;
   noThresholds: boolean;
-  /** bench `--vu-threads N` (BENCH_VU_THREADS): VUs hosted on N shared threads; 0: one thread per VU (k6's model). */
+  /**
+   * bench `--vu-threads N` (BENCH_VU_THREADS): VUs hosted on N shared threads; 0: one thread per VU (k6's model);
+   * undefined: hosted when the script allows it (runner/script/hosting.ts), else one thread per VU.
+   */
   vuThreads?: number;
   logger: Logger;
 }
@@ -65,6 +71,44 @@ export interface RunPlan {
   handleSummaryTimeout: number;
   minIterationDuration: number;
   instance: Int32Array;
+  placement: VuPlacement;
+}
+
+/** Where the VUs run: on shared host threads (runner/vu-host.worker.ts) or one thread each. */
+export interface VuPlacement {
+  /** Host threads the VUs share; 0: one thread per VU. */
+  threads: number;
+  /** --vu-threads chose it (else the analysis did). */
+  explicit: boolean;
+  /** The hosted bundle's blocking calls were made awaits; `shifts` map its columns back for stack frames. */
+  awaits: boolean;
+  shifts: ColumnShift[];
+  /** Why the VUs cannot share a thread as the script is written (the analysis's refusal), when that is so. */
+  refusal?: string;
+}
+
+/** Host threads when the runner chooses: one per CPU but one, left to the main thread (samples, outputs). */
+export function defaultHostThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** Decides the placement from --vu-threads and the hosted bundle, rewriting the bundle when its calls become awaits. */
+function placeVus(vuThreads: number | undefined, script: LoadedScript): VuPlacement {
+  const none: VuPlacement = { threads: 0, explicit: vuThreads === 0, awaits: false, shifts: [] };
+  const hostedScriptPath = script.hostedScriptPath;
+  if (vuThreads === 0) return none;
+  if (!hostedScriptPath) return { ...none, refusal: script.hostedProblem };
+  const code = readFileSync(hostedScriptPath, 'utf8');
+  const verdict = hostingVerdict(code);
+  const threads = vuThreads ?? defaultHostThreads();
+  const explicit = vuThreads !== undefined;
+  if (verdict.kind === 'threads')
+    return explicit
+      ? { threads, explicit, awaits: false, shifts: [], refusal: verdict.reason }
+      : { ...none, refusal: verdict.reason };
+  if (verdict.kind === 'as-is') return { threads, explicit, awaits: false, shifts: [] };
+  writeFileSync(hostedScriptPath, applyInsertions(code, verdict.edits));
+  return { threads, explicit, awaits: true, shifts: columnShifts(code, verdict.edits) };
 }
 
 const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -172,7 +216,9 @@ export async function prepareRun(
       EXIT_GENERIC_ERROR,
     );
   }
-  const script = await loadScript(input.scriptPath, { hosted: (input.vuThreads ?? 0) > 0 });
+  const script = await loadScript(input.scriptPath, {
+    hosted: input.vuThreads === undefined ? 'if-possible' : input.vuThreads > 0,
+  });
   try {
     return await prepareLoaded(input, events, script, env);
   } catch (error) {
@@ -365,5 +411,6 @@ async function prepareLoaded(
     handleSummaryTimeout,
     minIterationDuration,
     instance,
+    placement: placeVus(input.vuThreads, script),
   };
 }

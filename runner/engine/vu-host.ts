@@ -46,11 +46,17 @@ export class VuHost {
 
   /** `sourceId`: the aggregator source of the thread's sample batches (one encoder serves all its VUs). */
   constructor(
-    scriptPath: string,
+    hosting: Omit<HostData, 'loopLag'>,
     aggregator: Aggregator,
     private readonly sourceId: string,
   ) {
-    const data: HostData = { scriptPath, loopLag: this.loopLag };
+    const data: HostData = {
+      scriptPath: hosting.scriptPath,
+      awaits: hosting.awaits,
+      shifts: hosting.shifts,
+      refusal: hosting.refusal,
+      loopLag: this.loopLag,
+    };
     this.worker = new Worker(workerUrl('vu-host.worker'), { workerData: data });
     this.worker.on('message', ({ vu, message }: HostToMain) => {
       if (message.type === 'samples') {

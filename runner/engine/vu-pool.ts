@@ -5,9 +5,12 @@ import { IN_VUS_INITIALIZED, newInt32Block, SIGNAL_WORDS } from '../control-bloc
 import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
 import type { HttpIoPool } from '../http/io-pool';
-import type { RealmData } from '../vu/wire';
+import type { HostData, RealmData } from '../vu/wire';
 import { type RealmEvents, type RealmLink, VuHandle, workerLink } from './realm-handle';
 import { VuHost } from './vu-host';
+
+/** VUs sharing host threads: the classic-script bundle, how many threads, and how the bundle was rewritten. */
+export type Hosting = Omit<HostData, 'loopLag'> & { threads: number };
 
 /**
  * How long a scenario start waits for planned VUs still finishing the scenario before it (k6 waits for a planned VU
@@ -34,13 +37,13 @@ export class VuPool {
     private readonly events: RealmEvents,
     private readonly http: HttpIoPool | undefined,
     private readonly instance: Int32Array,
-    private readonly hosting?: { scriptPath: string; threads: number },
+    private readonly hosting?: Hosting,
   ) {}
 
   /** The host thread for a new VU: a new one until there are `threads`, then the one with the fewest VUs. */
-  private hostFor(hosting: { scriptPath: string; threads: number }): VuHost {
+  private hostFor(hosting: Hosting): VuHost {
     if (this.hosts.length < hosting.threads) {
-      const host = new VuHost(hosting.scriptPath, this.events.aggregator, `vu-host-${this.hosts.length + 1}`);
+      const host = new VuHost(hosting, this.events.aggregator, `vu-host-${this.hosts.length + 1}`);
       this.hosts.push(host);
       return host;
     }

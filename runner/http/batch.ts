@@ -1,6 +1,7 @@
 // http.batch: k6's three entry forms normalised, and the scheduler that keeps at most `batch` requests (and
 // `batchPerHost` per host) in flight while the VU blocks, starting the next one as each reply (or hop) settles.
 import type { IoChannel } from './io-channel';
+import type { LocalIo } from './local-io';
 import type { RequestFlow } from './request-flow';
 import { HttpURL } from './request-url';
 import type { Response } from './response';
@@ -41,6 +42,58 @@ export interface PendingEntry {
   flow: RequestFlow;
 }
 
+/**
+ * Which entries may go out now: the queue is taken in order, skipping entries whose host is at `batchPerHost`, until
+ * `batch` are in flight. Shared by the blocking and the awaited batch.
+ */
+class BatchSlots {
+  private readonly limit: number;
+  private readonly perHostLimit: number;
+  private readonly perHost = new Map<string, number>();
+  /** The host each entry in flight was sent to (a redirect hop may go elsewhere). */
+  private readonly sentTo = new Map<PendingEntry, string>();
+  readonly queue: PendingEntry[];
+  inFlight = 0;
+
+  constructor(entries: readonly PendingEntry[], limits: { batch: number; batchPerHost: number }) {
+    this.limit = limits.batch > 0 ? limits.batch : Number.POSITIVE_INFINITY;
+    this.perHostLimit = limits.batchPerHost > 0 ? limits.batchPerHost : Number.POSITIVE_INFINITY;
+    this.queue = entries.slice();
+  }
+
+  /** Takes every entry that may start now (each counted in flight until done()). */
+  take(): PendingEntry[] {
+    const out: PendingEntry[] = [];
+    for (let q = 0; q < this.queue.length && this.inFlight < this.limit; ) {
+      const host = this.queue[q].flow.targetHost();
+      if ((this.perHost.get(host) ?? 0) >= this.perHostLimit) {
+        q++;
+        continue;
+      }
+      const [entry] = this.queue.splice(q, 1);
+      out.push(entry);
+      this.sentTo.set(entry, host);
+      this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+      this.inFlight++;
+    }
+    return out;
+  }
+
+  /** One hop of `entry` came back: settled to a Response stored at its index, or queued first for its next hop. */
+  done(entry: PendingEntry, response: Response | undefined, results: Response[]): void {
+    const host = this.sentTo.get(entry) as string;
+    this.sentTo.delete(entry);
+    this.perHost.set(host, (this.perHost.get(host) ?? 1) - 1);
+    this.inFlight--;
+    if (response) results[entry.index] = response;
+    else this.queue.unshift(entry);
+  }
+
+  get finished(): boolean {
+    return this.queue.length === 0 && this.inFlight === 0;
+  }
+}
+
 /** Runs the entries to completion (all redirect hops), writing each final Response at its index. */
 export function runBatch(
   channel: IoChannel,
@@ -48,35 +101,44 @@ export function runBatch(
   results: Response[],
   limits: { batch: number; batchPerHost: number },
 ): void {
-  const limit = limits.batch > 0 ? limits.batch : Number.POSITIVE_INFINITY;
-  const perHostLimit = limits.batchPerHost > 0 ? limits.batchPerHost : Number.POSITIVE_INFINITY;
-  const queue = entries.slice();
-  const inFlight = new Map<number, { entry: PendingEntry; host: string }>();
-  const perHost = new Map<string, number>();
+  const slots = new BatchSlots(entries, limits);
+  const inFlight = new Map<number, PendingEntry>();
   try {
-    while (queue.length > 0 || inFlight.size > 0) {
-      for (let q = 0; q < queue.length && inFlight.size < limit; ) {
-        const entry = queue[q];
-        const host = entry.flow.targetHost();
-        if ((perHost.get(host) ?? 0) >= perHostLimit) {
-          q++;
-          continue;
-        }
-        queue.splice(q, 1);
-        perHost.set(host, (perHost.get(host) ?? 0) + 1);
-        inFlight.set(channel.sendBlocking(entry.flow.next()), { entry, host });
-      }
+    while (!slots.finished) {
+      for (const entry of slots.take()) inFlight.set(channel.sendBlocking(entry.flow.next()), entry);
       for (const reply of channel.waitAny([...inFlight.keys()])) {
-        const slot = inFlight.get(reply.id) as { entry: PendingEntry; host: string };
+        const entry = inFlight.get(reply.id) as PendingEntry;
         inFlight.delete(reply.id);
-        perHost.set(slot.host, (perHost.get(slot.host) ?? 1) - 1);
-        const response = slot.entry.flow.settle(reply);
-        if (response) results[slot.entry.index] = response;
-        else queue.unshift(slot.entry); // a redirect hop: send it next
+        slots.done(entry, entry.flow.settle(reply), results);
       }
     }
   } catch (err) {
     for (const id of inFlight.keys()) channel.cancel(id);
     throw err;
   }
+}
+
+/** runBatch on a channel that answers with promises (a hosted VU's own pool, runner/http/local-io.ts). */
+export function runBatchAsync(
+  channel: LocalIo,
+  entries: readonly PendingEntry[],
+  results: Response[],
+  limits: { batch: number; batchPerHost: number },
+): Promise<void> {
+  const slots = new BatchSlots(entries, limits);
+  return new Promise<void>((resolve, reject) => {
+    const start = () => {
+      if (slots.finished) resolve();
+      for (const entry of slots.take())
+        channel.sendAsync(entry.flow.next()).reply.then((reply) => {
+          try {
+            slots.done(entry, entry.flow.settle(reply), results);
+            start();
+          } catch (error) {
+            reject(error);
+          }
+        }, reject);
+    };
+    start();
+  });
 }

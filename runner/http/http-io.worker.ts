@@ -22,7 +22,7 @@ function serve(port: MessagePort): void {
 // This thread's event-loop lag for bench_event_loop_lag{thread:http}. A 10 ms probe resolution keeps the probe's own
 // wake-ups rare on this busy thread.
 const { loopLag, index } = workerData as IoWorkerData;
-publishLoopLag(loopLag, index, 10);
+publishLoopLag(loopLag, index);
 
 function post(message: IoStatusMessage): void {
   control.postMessage(message);

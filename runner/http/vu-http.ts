@@ -1,8 +1,8 @@
 // The k6/http state of one VU realm (its jar, its response callback, its channel to the I/O worker) and the three
 // ways a script sends requests: blocking (get/post/.../request), batch, and asyncRequest.
 import { isArrayBuffer } from '../modules/cross-realm';
-import { HostedBlockingError, type ModuleHost } from '../modules/module-host';
-import { batchItem, runBatch } from './batch';
+import type { ModuleHost } from '../modules/module-host';
+import { batchItem, type PendingEntry, runBatch, runBatchAsync } from './batch';
 import { CookieJar } from './cookie-jar';
 import { K6_ERROR } from './error-codes';
 import { DEFAULT_EXPECTED, type ExpectedStatuses, toResponseCallback } from './expected-statuses';
@@ -72,7 +72,7 @@ export class VuHttp implements FlowContext {
       throw new Error('Making http requests in the init context is not supported');
     const flow = this.prepare(method, url, body, params, this.sharedBody);
     if (flow instanceof Response) return flow;
-    if (this.host.hosted) throw new HostedBlockingError(`http.${method.toLowerCase()}()`);
+    if (this.host.hosted) throw this.host.blockingError(`http.${method.toLowerCase()}()`);
     const channel = this.io();
     for (;;) {
       const id = channel.sendBlocking(flow.next());
@@ -122,6 +122,33 @@ export class VuHttp implements FlowContext {
 
   /** http.batch: all requests in parallel within the `batch` and `batchPerHost` limits; same shape out as in. */
   batch(requests: unknown): Response[] | Record<string, Response> {
+    const { pending, results, shape } = this.prepareBatch(requests);
+    if (pending.length > 0) {
+      if (this.host.hosted) throw this.host.blockingError('http.batch()');
+      runBatch(this.io(), pending, results, this.host.httpOptions);
+    }
+    return shape(results);
+  }
+
+  /** http.batch of a hosted VU whose blocking calls are awaits: the same requests on this thread's own pool. */
+  batchAwaited(requests: unknown): Promise<Response[] | Record<string, Response>> {
+    try {
+      const { pending, results, shape } = this.prepareBatch(requests);
+      if (pending.length === 0) return Promise.resolve(shape(results));
+      const local = this.localIo();
+      return this.host.track(
+        runBatchAsync(local, pending, results, this.host.httpOptions).then(() => shape(results)),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private prepareBatch(requests: unknown): {
+    pending: PendingEntry[];
+    results: Response[];
+    shape: (results: Response[]) => Response[] | Record<string, Response>;
+  } {
     if (this.host.inInitContext()) throw new Error('Using batch in the init context is not supported');
     if (!requests || typeof requests !== 'object') {
       throw new TypeError('http.batch: expected an array or an object of requests');
@@ -138,16 +165,15 @@ export class VuHttp implements FlowContext {
       return prepared;
     });
     const pending = flows.flatMap((flow, i) => (flow ? [{ index: i, flow }] : []));
-    if (pending.length > 0) {
-      if (this.host.hosted) throw new HostedBlockingError('http.batch()');
-      runBatch(this.io(), pending, results, this.host.httpOptions);
-    }
-    if (Array.isArray(requests)) return results;
-    const byKey: Record<string, Response> = {};
-    keys.forEach((key, i) => {
-      byKey[key] = results[i];
-    });
-    return byKey;
+    const shape = (done: Response[]) => {
+      if (Array.isArray(requests)) return done;
+      const byKey: Record<string, Response> = {};
+      keys.forEach((key, i) => {
+        byKey[key] = done[i];
+      });
+      return byKey;
+    };
+    return { pending, results, shape };
   }
 
   /**

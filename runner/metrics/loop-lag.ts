@@ -1,44 +1,85 @@
-// The event-loop lag probe behind bench_event_loop_lag: the longest a thread's event loop was late, per window.
-// perf_hooks.monitorEventLoopDelay records the whole interval between its timer's ticks, so an idle loop probed
-// every 10 ms reads 10 ms; the lag is what exceeds the probe's own interval.
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+// The event-loop lag probe behind bench_event_loop_lag: how late a thread's event loop ran the probe's timer, the
+// largest per window. It ticks every 20 ms while its thread works, and once a second while the thread idles (its
+// event loop was active less than 1 ms since the previous tick): a probe that kept ticking every few milliseconds
+// woke an idle runner's threads hundreds of times a second, which on a VM costs more CPU than a slow test's requests.
+// Node's timers fire on whole milliseconds, so up to about 1 ms of what it reads is the timer's own granularity.
+import { performance } from 'node:perf_hooks';
 
-/** Lag in ms from a histogram maximum (ns) of a probe ticking every `resolutionMs`: never negative. */
-export function lagMs(maxNs: number, resolutionMs: number): number {
-  return Math.max(0, maxNs / 1e6 - resolutionMs);
+export interface LoopLagIntervals {
+  /** ms between ticks while the thread works. */
+  busyMs: number;
+  /** ms between ticks while it idles. */
+  idleMs: number;
+  /** The thread's event-loop active time so far, ms (tests pass their own). */
+  activeMs?: () => number;
 }
 
-export class LoopLagProbe {
-  private readonly histogram: IntervalHistogram;
+const DEFAULT_INTERVALS: LoopLagIntervals = { busyMs: 20, idleMs: 1000 };
+const eventLoopActiveMs = () => performance.eventLoopUtilization().active;
+/** Less event-loop activity than this between two ticks (the probe's own is microseconds) counts as idle. */
+const IDLE_ACTIVE_MS = 1;
 
-  /** A coarser resolution wakes the thread less often and measures lag to within that resolution. */
-  constructor(private readonly resolutionMs: number) {
-    this.histogram = monitorEventLoopDelay({ resolution: resolutionMs });
-    this.histogram.enable();
+export class LoopLagProbe {
+  private max = 0;
+  private expected = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly activeMs: () => number;
+  private active: number;
+  /** Ticks so far (for tests). */
+  ticks = 0;
+
+  /** @param publish called with each new largest lag (ms) of the current window */
+  constructor(
+    private readonly publish?: (lagMs: number) => void,
+    private readonly intervals: LoopLagIntervals = DEFAULT_INTERVALS,
+  ) {
+    this.activeMs = intervals.activeMs ?? eventLoopActiveMs;
+    this.active = this.activeMs();
+    this.arm(intervals.busyMs);
   }
 
   /** The largest lag (ms) since the previous call (or since the probe started). */
   take(): number {
-    const lag = lagMs(this.histogram.max, this.resolutionMs);
-    this.histogram.reset();
+    const lag = this.max;
+    this.max = 0;
     return lag;
   }
 
   stop(): void {
-    this.histogram.disable();
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
+
+  private arm(ms: number): void {
+    this.expected = performance.now() + ms;
+    this.timer = setTimeout(this.tick, ms);
+    // The probe never keeps its thread alive.
+    this.timer.unref();
+  }
+
+  private readonly tick = (): void => {
+    this.ticks++;
+    const late = Math.max(0, performance.now() - this.expected);
+    if (late > this.max) {
+      this.max = late;
+      this.publish?.(late);
+    }
+    const active = this.activeMs();
+    const busy = active - this.active >= IDLE_ACTIVE_MS;
+    this.active = active;
+    if (this.timer !== undefined) this.arm(busy ? this.intervals.busyMs : this.intervals.idleMs);
+  };
 }
 
 /**
- * For a worker thread: publishes its event-loop lag every 100 ms into `slots[index]` as a running maximum (µs) that
- * the main thread takes (and resets) with takePublishedLag once a second.
+ * For a worker thread: keeps its largest event-loop lag in `slots[index]` as a running maximum (µs) that the main
+ * thread takes (and resets) with takePublishedLag once a second.
  */
-export function publishLoopLag(slots: Int32Array, index: number, resolutionMs: number): void {
-  const probe = new LoopLagProbe(resolutionMs);
-  setInterval(() => {
-    const us = Math.round(probe.take() * 1000);
+export function publishLoopLag(slots: Int32Array, index: number): void {
+  new LoopLagProbe((lag) => {
+    const us = Math.round(lag * 1000);
     if (us > Atomics.load(slots, index)) Atomics.store(slots, index, us);
-  }, 100).unref();
+  });
 }
 
 /** The largest lag (ms) a worker published into `slots[index]` since the previous call. */

@@ -57,7 +57,11 @@ export class SampleBatchEncoder {
   /** performance.now() of the oldest unsent sample. */
   oldest = 0;
 
-  constructor(private readonly send: (batch: SampleBatch, transfer: ArrayBuffer[]) => void) {}
+  /** @param onFirst called when a sample lands in an empty batch (a thread whose loop runs arms its flush timer there) */
+  constructor(
+    private readonly send: (batch: SampleBatch, transfer: ArrayBuffer[]) => void,
+    private readonly onFirst?: () => void,
+  ) {}
 
   get size(): number {
     return this.count;
@@ -119,7 +123,10 @@ export class SampleBatchEncoder {
       this.nameIds.set(sample.metric, mid);
       this.pendingNames.push([mid, sample.metric]);
     }
-    if (this.count === 0) this.oldest = performance.now();
+    if (this.count === 0) {
+      this.oldest = performance.now();
+      this.onFirst?.();
+    }
     const i = this.count++;
     this.metricIds[i] = mid;
     this.tagIds[i] = this.tagId(sample.tags);

@@ -35,16 +35,21 @@ const CONSTANTS = {
  */
 export function createHttpModule(host: ModuleHost): Record<string, unknown> {
   const vu = new VuHttp(host);
+  // A hosted script whose blocking calls were made awaits gets each sync call's result as a promise.
+  const request = host.awaitsBlocking
+    ? (method: string, url: unknown, body: unknown, params: unknown) =>
+        vu.asyncRequest(method, url, body, params)
+    : (method: string, url: unknown, body: unknown, params: unknown) => vu.request(method, url, body, params);
   const bodyless =
     (method: string, name: string) =>
     (url: unknown, params?: unknown, ...extra: unknown[]) => {
       if (extra.length > 0) {
         host.log('warn', `http.${name}() takes (url, params): ${extra.length} extra argument(s) ignored`);
       }
-      return vu.request(method, url, null, params);
+      return request(method, url, null, params);
     };
   const withBody = (method: string) => (url: unknown, body?: unknown, params?: unknown) =>
-    vu.request(method, url, body, params);
+    request(method, url, body, params);
   const members = {
     ...CONSTANTS,
     get: bodyless('GET', 'get'),
@@ -55,13 +60,13 @@ export function createHttpModule(host: ModuleHost): Record<string, unknown> {
     del: withBody('DELETE'),
     options: withBody('OPTIONS'),
     request(method: unknown, url: unknown, body?: unknown, params?: unknown) {
-      return vu.request(String(method), url, body, params);
+      return request(String(method), url, body, params);
     },
     asyncRequest(method: unknown, url: unknown, body?: unknown, params?: unknown) {
       return vu.asyncRequest(String(method), url, body, params);
     },
     batch(requests: unknown) {
-      return vu.batch(requests);
+      return host.awaitsBlocking ? vu.batchAwaited(requests) : vu.batch(requests);
     },
     url(strings: TemplateStringsArray, ...args: unknown[]) {
       return urlTemplate(strings, args);

@@ -61,36 +61,44 @@ export function createK6Module(rt: VuRuntime) {
   function group<T>(name: string, fn: () => T): T {
     if (rt.inInitContext()) throw new Error('group() is not supported in the init context');
     if (name.includes('::')) throw new Error(`group name "${name}" must not contain "::"`);
-    if (isAsyncFunction(fn))
+    // With awaits (runner/script/hosting.ts) the async functions are the script's sync ones, compiled: their group
+    // ends when they do, as it would have.
+    if (isAsyncFunction(fn) && !rt.awaitsBlocking)
       throw new Error('group() does not support async functions as arguments; use a sync function');
     const previous = rt.group;
     rt.group = `${previous}::${name}`;
     rt.invalidateTags();
     const start = nowMs();
-    try {
-      const result = fn();
-      if (result && typeof (result as { then?: unknown }).then === 'function')
-        throw new Error('group() does not support async functions as arguments; use a sync function');
-      return result;
-    } finally {
-      const end = nowMs();
+    const end = () => {
+      const time = nowMs();
       rt.emit([
-        {
-          metric: 'group_duration',
-          time: end,
-          value: end - start,
-          tags: rt.tags(),
-          metadata: rt.metadata(),
-        },
+        { metric: 'group_duration', time, value: time - start, tags: rt.tags(), metadata: rt.metadata() },
       ]);
       rt.group = previous;
       rt.invalidateTags();
+    };
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      end();
+      throw error;
     }
+    if (!result || typeof (result as { then?: unknown }).then !== 'function') {
+      end();
+      return result;
+    }
+    if (!rt.awaitsBlocking) {
+      end();
+      throw new Error('group() does not support async functions as arguments; use a sync function');
+    }
+    return (result as unknown as Promise<unknown>).finally(end) as T;
   }
 
-  function sleep(seconds: number): void {
+  function sleep(seconds: number): void | Promise<void> {
     if (rt.inInitContext()) throw new Error('sleep() is not supported in the init context');
     const ms = Number(seconds) * 1000;
+    if (rt.awaitsBlocking) return rt.waitFor(Math.max(0, ms));
     rt.throwIfInterrupted();
     if (ms > 0) rt.blockFor(ms);
   }

@@ -47,9 +47,10 @@ export interface HttpModuleOptions {
 /** A call that would block a thread other VUs share (`--vu-threads`). */
 export class HostedBlockingError extends Error {
   override name = 'HostedBlockingError';
-  constructor(call: string) {
+  /** @param refusal why the runner could not make the script's blocking calls awaits (runner/script/hosting.ts) */
+  constructor(call: string, refusal?: string) {
     super(
-      `${call} blocks its thread, and with --vu-threads VUs share threads: use the async forms (await http.asyncRequest(...), await new Promise((r) => setTimeout(r, ms)) for sleep), or run without --vu-threads`,
+      `${call} blocks its thread, and with --vu-threads VUs share threads${refusal ? ` (the runner can run blocking calls as awaits, but not in this script: ${refusal})` : ''}: use the async forms (await http.asyncRequest(...), await new Promise((r) => setTimeout(r, ms)) for sleep), or run without --vu-threads`,
     );
   }
 }
@@ -86,6 +87,13 @@ export interface ModuleHost {
   throwIfInterrupted(): void;
   /** True when the VU shares its thread with other VUs (`--vu-threads`): blocking calls must throw HostedBlockingError. */
   readonly hosted: boolean;
+  /**
+   * True for hosted VUs whose script's blocking calls were compiled into awaits (runner/script/hosting.ts): the sync
+   * calls (get/post/.../request, batch, sleep) return promises of what they would have returned instead of throwing.
+   */
+  readonly awaitsBlocking: boolean;
+  /** HostedBlockingError for `call`, with the reason the script's calls could not become awaits. */
+  blockingError(call: string): HostedBlockingError;
   /** Channel to this VU's HTTP I/O worker (runner/http/io-pool.ts); undefined in realms that cannot send requests. */
   readonly httpPort: MessagePort | undefined;
   /** Keeps the iteration alive until the promise settles (async requests, timers): k6 ends an iteration only when

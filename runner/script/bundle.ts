@@ -22,8 +22,10 @@ export interface LoadedScript {
   dir: string;
   /** file: URL of the bundled ES module every realm imports. */
   bundleUrl: string;
-  /** The same script as a classic script, for hosted VUs (`--vu-threads`); undefined without it. */
+  /** The same script as a classic script, for hosted VUs (runner/vu-host.worker.ts); undefined without one. */
   hostedScriptPath?: string;
+  /** Why there is no classic script when one was asked for only if possible. */
+  hostedProblem?: string;
   /** Removes the temporary bundle. */
   dispose(): void;
 }
@@ -89,12 +91,13 @@ async function bundle(
 }
 
 /**
- * Bundles the script for the realms: an ES module for thread-per-VU realms and, with `hosted` (`--vu-threads`), also
- * a classic script for the vm contexts of hosted VUs.
+ * Bundles the script for the realms: an ES module for thread-per-VU realms and, with `hosted`, also a classic script
+ * for the vm contexts of hosted VUs (`true`: required, as with --vu-threads; `'if-possible'`: a script that cannot be
+ * one, e.g. with top-level await, simply has none).
  */
 export async function loadScript(
   scriptPath: string,
-  options: { hosted?: boolean } = {},
+  options: { hosted?: boolean | 'if-possible' } = {},
 ): Promise<LoadedScript> {
   const path = resolve(scriptPath);
   const problems: string[] = [];
@@ -121,21 +124,26 @@ export async function loadScript(
   }
   if (problems.length > 0) fail([...new Set(problems)].join('\n'));
   writeFileSync(file, code);
+  let hostedProblem: string | undefined;
   if (options.hosted) {
     try {
       writeFileSync(hostedFile, await bundle(path, hostedFile, problems, 'iife'));
     } catch (error) {
-      failure(
-        error,
-        `could not load script ${scriptPath} for --vu-threads (VUs sharing threads run it as a classic script)`,
-      );
+      if (options.hosted === true)
+        failure(
+          error,
+          `could not load script ${scriptPath} for --vu-threads (VUs sharing threads run it as a classic script)`,
+        );
+      const messages = (error as esbuild.BuildFailure).errors?.map((e) => e.text);
+      hostedProblem = `it cannot be bundled as a classic script (${messages?.join('; ') ?? String(error)})`;
     }
   }
   return {
     path,
     dir: dirname(path),
     bundleUrl: pathToFileURL(file).href,
-    hostedScriptPath: options.hosted ? hostedFile : undefined,
+    hostedScriptPath: options.hosted && !hostedProblem ? hostedFile : undefined,
+    hostedProblem,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

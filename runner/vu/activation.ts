@@ -7,7 +7,7 @@ import { nowMs, SC_BUSY, SC_STOP, SIGNAL_STOP_NEW } from '../control-block';
 import type { VuLoop } from '../executors/executor';
 import { executorNamed } from '../executors/index';
 import { stripeItem } from '../executors/stripe';
-import { StartScheduler } from './hosted-starts';
+import { threadStarts } from './hosted-starts';
 import { runIteration } from './iteration';
 import type { Realm } from './realm';
 import type { VuRuntime } from './runtime';
@@ -17,12 +17,6 @@ const setupCache = new Map<string, unknown>();
 
 /** Longest idle wait while samples are buffered, so they reach the main thread within about 100 ms. */
 const FLUSH_WAIT_MS = 50;
-
-/**
- * The starts of this thread's hosted VUs (created with the first). They share the thread's sample encoder, so the
- * first VU's flush on each scheduler turn covers them all.
- */
-let hostedStarts: StartScheduler | undefined;
 
 /**
  * Waits until `due` (epoch ms) or until the scenario's stop word is set: a thread-per-VU VU blocks on that word, a hosted
@@ -40,8 +34,7 @@ function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promis
     return;
   }
   if (now >= due) return;
-  hostedStarts ??= new StartScheduler(() => rt.flushIfStale());
-  return hostedStarts.wait(due, () => Atomics.load(block, SC_STOP) !== 0);
+  return threadStarts().wait(due, block);
 }
 
 /** Setup data is parsed once per VU (at its first use) and the same object is passed to later iterations. */

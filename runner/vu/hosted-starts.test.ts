@@ -1,20 +1,46 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { nowMs } from '../control-block';
-import { StartScheduler } from './hosted-starts';
+import { Clock } from './clock';
+import { type Alarm, StartScheduler } from './hosted-starts';
+
+const clocks: Clock[] = [];
+afterAll(async () => {
+  await Promise.all(clocks.map((c) => c.close()));
+});
+
+/** A real clock that counts how often it was set and fired. */
+function countingAlarm(): Alarm & { sets: number; fires: number } {
+  const clock = new Clock();
+  clocks.push(clock);
+  const alarm = {
+    sets: 0,
+    fires: 0,
+    set(due: number, fire: () => void) {
+      alarm.sets++;
+      clock.set(due, () => {
+        alarm.fires++;
+        fire();
+      });
+    },
+    cancel: () => clock.cancel(),
+  };
+  return alarm;
+}
+
+const stopWord = () => new Int32Array(new SharedArrayBuffer(4));
 
 describe('StartScheduler', () => {
   it('starts each waiter at or after its due time, earlier dues first, whatever the order they arrived in', async () => {
-    const starts = new StartScheduler();
+    const starts = new StartScheduler(0, undefined, countingAlarm());
+    const stop = stopWord();
     const base = nowMs();
     const order: number[] = [];
     const early: number[] = [];
     const waits = [8, 3, 5, 30].map((offset) =>
-      starts
-        .wait(base + offset, () => false)
-        .then(() => {
-          order.push(offset);
-          if (nowMs() < base + offset) early.push(offset);
-        }),
+      starts.wait(base + offset, stop).then(() => {
+        order.push(offset);
+        if (nowMs() < base + offset) early.push(offset);
+      }),
     );
     expect(starts.size).toBe(4);
     await Promise.all(waits);
@@ -24,7 +50,8 @@ describe('StartScheduler', () => {
   });
 
   it('keeps due order across many waiters added in random order (200 VUs on one thread)', async () => {
-    const starts = new StartScheduler();
+    const starts = new StartScheduler(0, undefined, countingAlarm());
+    const stop = stopWord();
     const base = nowMs() + 2;
     let seed = 7;
     const random = () => {
@@ -36,47 +63,85 @@ describe('StartScheduler', () => {
     let early = 0;
     await Promise.all(
       dues.map((due) =>
-        starts
-          .wait(due, () => false)
-          .then(() => {
-            started.push(due);
-            if (nowMs() < due) early++;
-          }),
+        starts.wait(due, stop).then(() => {
+          started.push(due);
+          if (nowMs() < due) early++;
+        }),
       ),
     );
     expect(started).toEqual([...dues].sort((a, b) => a - b));
     expect(early).toBe(0);
   });
 
-  it('lets a stopped waiter go without waiting for its due time, and keeps the others waiting', async () => {
-    const starts = new StartScheduler();
-    let stop = false;
-    let release = false;
+  it('sleeps until a start is due: one alarm and one wake-up per start, no polling while it waits', async () => {
+    let turns = 0;
+    const alarm = countingAlarm();
+    const starts = new StartScheduler(0, () => turns++, alarm);
+    const stop = stopWord();
+    // The clock's helper thread starts with the first alarm.
+    await starts.wait(nowMs() + 1, stop);
+    Object.assign(alarm, { sets: 0, fires: 0 });
+    turns = 0;
+    // Three starts 40 ms apart: the old scheduler polled every 25 ms and spun through the last millisecond of each.
+    const base = nowMs();
+    for (const offset of [40, 80, 120]) await starts.wait(base + offset, stop);
+    // Each start is one wake-up (the alarm, or the next turn when the machine stalled past its time).
+    expect(turns).toBe(3);
+    expect(alarm.fires).toBeLessThanOrEqual(3);
+    expect(alarm.sets).toBeLessThanOrEqual(3);
+  });
+
+  it("lets a stopped scenario's waiters go at once, and keeps the others waiting", async () => {
+    const starts = new StartScheduler(0, undefined, countingAlarm());
+    const stopA = stopWord();
+    const stopB = stopWord();
     let laterStarted = false;
-    const later = starts
-      .wait(nowMs() + 60_000, () => release)
-      .then(() => {
-        laterStarted = true;
-      });
-    const stopped = starts.wait(nowMs() + 60_000, () => stop);
+    const later = starts.wait(nowMs() + 60_000, stopB).then(() => {
+      laterStarted = true;
+    });
+    const stopped = Promise.all([starts.wait(nowMs() + 60_000, stopA), starts.wait(nowMs() + 50_000, stopA)]);
     setTimeout(() => {
-      stop = true;
+      Atomics.store(stopA, 0, 1);
+      Atomics.notify(stopA, 0);
     }, 5);
     await stopped;
     expect(laterStarted).toBe(false);
     expect(starts.size).toBe(1);
-    // Let the other waiter go too, so the test leaves no timer behind.
-    release = true;
+    // Stop the other scenario too, so the test leaves nothing waiting.
+    Atomics.store(stopB, 0, 1);
+    Atomics.notify(stopB, 0);
     await later;
     expect(starts.size).toBe(0);
+    // A wait on a scenario that has already stopped returns at once.
+    await starts.wait(nowMs() + 60_000, stopA);
+  });
+});
+
+describe('Clock', () => {
+  it('fires once, not before its time; a replaced alarm fires only as the new one', async () => {
+    const clock = new Clock();
+    clocks.push(clock);
+    const fired: number[] = [];
+    const due = nowMs() + 15;
+    await new Promise<void>((resolve) => {
+      clock.set(nowMs() + 5, () => fired.push(-1));
+      clock.set(due, () => {
+        fired.push(nowMs() - due);
+        resolve();
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toBeGreaterThanOrEqual(0);
   });
 
-  it('calls onTurn on its timer and spin turns (hosted VUs flush buffered samples there)', async () => {
-    let turns = 0;
-    const starts = new StartScheduler(() => {
-      turns++;
-    });
-    await starts.wait(nowMs() + 4, () => false);
-    expect(turns).toBeGreaterThan(0);
+  it('never fires a cancelled alarm', async () => {
+    const clock = new Clock();
+    clocks.push(clock);
+    let fired = 0;
+    clock.set(nowMs() + 5, () => fired++);
+    clock.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(fired).toBe(0);
   });
 });

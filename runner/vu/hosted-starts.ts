@@ -1,42 +1,58 @@
-// When the arrival-rate iterations of hosted VUs (several VUs per thread, --vu-threads) start. Node's timers tick in
-// whole milliseconds, so the last millisecond before a start is spun on setImmediate. One scheduler per thread does
-// that for all of the thread's VUs: one check per event-loop turn, however many VUs wait, where each VU spinning on its
-// own cost a promise and a microtask per VU per turn and kept the loop turning once per waiting VU.
+// When the arrival-rate iterations of hosted VUs (several VUs per thread) start. One scheduler per thread keeps its VUs'
+// waits in a heap and one alarm for the earliest (./clock.ts: a helper thread sleeping to the microsecond), so the
+// thread sleeps until a start is due however many VUs wait, and wakes once per start, never to poll. A scenario's
+// stop (its block's STOP word, set and notified by the main thread) is awaited with Atomics.waitAsync and lets that
+// scenario's waiters go at once.
 
-import { nowMs } from '../control-block';
+import { nowMs, SC_STOP } from '../control-block';
+import { Clock } from './clock';
 
-/** Timer waits end this early; the rest is spun (Node's timers fire up to 1 ms late). */
-const SPIN_MS = 1;
-
-/**
- * How often the waiters' stop conditions are looked at (a timer is not woken by a stop). Not on every spin turn: with
- * hundreds of VUs on a thread that scan would cost more than the spinning itself.
- */
-const STOP_CHECK_MS = 25;
+/** What the scheduler needs of an alarm: one pending call at a time (./clock.ts). */
+export interface Alarm {
+  set(due: number, fire: () => void): void;
+  cancel(): void;
+}
 
 interface Waiter {
   due: number;
-  stopped: () => boolean;
+  stop: Int32Array | undefined;
   resolve: () => void;
 }
 
+let thread: StartScheduler | undefined;
+
+/** This thread's scheduler (hosted VUs' arrival-rate starts and sleeps), made with its first use. */
+export function threadStarts(): StartScheduler {
+  thread ??= new StartScheduler(SC_STOP);
+  return thread;
+}
+
 export class StartScheduler {
-  /** Min-heap on `due`: a spin turn only looks at the earliest start. */
+  /** Min-heap on `due`. */
   private heap: Waiter[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private timerDue = Number.POSITIVE_INFINITY;
-  private spinning = false;
-  private lastStopCheck = nowMs();
+  private alarmDue = Number.POSITIVE_INFINITY;
+  private immediate = false;
+  /** Stop words already awaited (one waitAsync per scenario block). */
+  private readonly watched = new Set<Int32Array>();
   private readonly turn = () => this.run();
 
-  /** @param onTurn runs on every timer or spin turn (hosted VUs flush their thread's buffered samples there) */
-  constructor(private readonly onTurn: () => void = () => {}) {}
+  /**
+   * @param stopIndex the word of a `stop` block that turns non-zero when its waiters must go (control-block SC_STOP)
+   * @param onTurn runs whenever the scheduler wakes for a start
+   */
+  constructor(
+    private readonly stopIndex: number,
+    private readonly onTurn: () => void = () => {},
+    private alarm?: Alarm,
+  ) {}
 
-  /** Resolves once `due` (epoch ms) has come, or within STOP_CHECK_MS of `stopped()` turning true. */
-  wait(due: number, stopped: () => boolean): Promise<void> {
+  /** Resolves once `due` (epoch ms) has come, or as soon as `stop[stopIndex]` is set. */
+  wait(due: number, stop?: Int32Array): Promise<void> {
+    if (stop && Atomics.load(stop, this.stopIndex) !== 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      this.push({ due, stopped, resolve });
-      this.schedule(nowMs());
+      this.push({ due, stop, resolve });
+      if (stop) this.watch(stop);
+      this.schedule();
     });
   }
 
@@ -46,61 +62,56 @@ export class StartScheduler {
   }
 
   private run(): void {
-    this.spinning = false;
+    this.immediate = false;
+    this.alarmDue = Number.POSITIVE_INFINITY;
     this.onTurn();
     const now = nowMs();
-    if (now - this.lastStopCheck >= STOP_CHECK_MS) this.releaseStopped(now);
     // Earliest first: their VUs continue in this order.
     while (this.heap.length > 0 && this.heap[0].due <= now) this.pop().resolve();
-    this.schedule(now);
+    this.schedule();
   }
 
-  /** Lets every stopped waiter go at once, in due order. */
-  private releaseStopped(now: number): void {
-    this.lastStopCheck = now;
-    const stopped = this.heap.filter((w) => w.stopped());
-    if (stopped.length === 0) return;
-    const gone = new Set(stopped);
-    const waiting = this.heap.filter((w) => !gone.has(w));
+  /** One pending wake-up for the earliest waiter: the alarm, or the next event-loop turn when it is already due. */
+  private schedule(): void {
+    if (this.heap.length === 0) {
+      this.alarm?.cancel();
+      this.alarmDue = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const due = this.heap[0].due;
+    if (due <= nowMs()) {
+      if (this.immediate) return;
+      this.immediate = true;
+      setImmediate(this.turn);
+      return;
+    }
+    if (due === this.alarmDue) return;
+    this.alarmDue = due;
+    this.alarm ??= new Clock();
+    this.alarm.set(due, this.turn);
+  }
+
+  private watch(stop: Int32Array): void {
+    if (this.watched.has(stop)) return;
+    this.watched.add(stop);
+    const stopped = () => {
+      this.watched.delete(stop);
+      this.release(stop);
+    };
+    const result = Atomics.waitAsync(stop, this.stopIndex, 0);
+    if (result.async) void result.value.then(stopped);
+    else queueMicrotask(stopped);
+  }
+
+  /** Lets every waiter of a stopped block go at once, in due order. */
+  private release(stop: Int32Array): void {
+    const gone = this.heap.filter((w) => w.stop === stop).sort((a, b) => a.due - b.due);
+    if (gone.length === 0) return;
+    const waiting = this.heap.filter((w) => w.stop !== stop);
     this.heap = [];
     for (const w of waiting) this.push(w);
-    stopped.sort((a, b) => a.due - b.due);
-    for (const w of stopped) w.resolve();
-  }
-
-  /** One pending wake-up for the earliest waiter: a timer while it is far, a spin turn once it is near. */
-  private schedule(now: number): void {
-    if (this.heap.length === 0) {
-      this.clearTimer();
-      return;
-    }
-    const left = this.heap[0].due - now;
-    if (left <= SPIN_MS) {
-      this.clearTimer();
-      if (!this.spinning) {
-        this.spinning = true;
-        setImmediate(this.turn);
-      }
-      return;
-    }
-    const wakeAt = now + Math.min(left - SPIN_MS, STOP_CHECK_MS - (now - this.lastStopCheck));
-    if (this.timer !== null && this.timerDue <= wakeAt) return;
-    this.clearTimer();
-    this.timerDue = wakeAt;
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.timerDue = Number.POSITIVE_INFINITY;
-        this.run();
-      },
-      Math.max(0, wakeAt - now),
-    );
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerDue = Number.POSITIVE_INFINITY;
+    for (const w of gone) w.resolve();
+    this.schedule();
   }
 
   private push(w: Waiter): void {

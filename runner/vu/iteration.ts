@@ -35,17 +35,37 @@ function outcomeOf(rt: VuRuntime, error: unknown): Outcome {
   return 'completed';
 }
 
-function finish(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Outcome): Outcome {
-  let end = nowMs();
+/** Pads a completed iteration to minIterationDuration, then records it. */
+function finish(
+  rt: VuRuntime,
+  ctx: IterationContext,
+  start: number,
+  outcome: Outcome,
+): Outcome | Promise<Outcome> {
   const min = rt.data.minIterationDuration;
-  if (outcome === 'completed' && min > 0 && end - start < min) {
-    try {
-      rt.blockFor(min - (end - start));
-    } catch {
-      // An interruption during the padding sleep still leaves a completed iteration.
-    }
-    end = nowMs();
+  const pad = min - (nowMs() - start);
+  if (outcome !== 'completed' || min <= 0 || pad <= 0) return record(rt, ctx, start, outcome);
+  if (rt.hosted) {
+    // A thread other VUs share waits without blocking; an interruption ends the padding (waitFor never settles then).
+    let done: () => void = () => {};
+    const interrupted = new Promise<void>((resolve) => {
+      done = rt.onInterrupt(() => resolve()) as () => void;
+    });
+    return Promise.race([rt.waitFor(pad), interrupted]).then(() => {
+      done();
+      return record(rt, ctx, start, outcome);
+    });
   }
+  try {
+    rt.blockFor(pad);
+  } catch {
+    // An interruption during the padding sleep still leaves a completed iteration.
+  }
+  return record(rt, ctx, start, outcome);
+}
+
+function record(rt: VuRuntime, ctx: IterationContext, start: number, outcome: Outcome): Outcome {
+  const end = nowMs();
   rt.iterationEnded();
   rt.lastIterationEnd = end;
   const tags = rt.tags();

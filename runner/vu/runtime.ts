@@ -1,7 +1,7 @@
 // One realm's runtime state and its ModuleHost implementation: tags, metadata, sample batching, pending async
 // work (for "iteration ends when the event loop is empty"), interruption and logging.
 import { parentPort } from 'node:worker_threads';
-import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../control-block';
+import { nowMs, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../control-block';
 import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
 import {
   HostedBlockingError,
@@ -10,11 +10,12 @@ import {
   type ModuleHost,
   type SampleInput,
 } from '../modules/module-host';
+import { threadStarts } from './hosted-starts';
 import { IterationInterrupted } from './interruption';
 import type { RealmData, RealmToMain, ScenarioInfo } from './wire';
 
 /** Samples older than this are flushed before the realm blocks or between iterations. */
-const FLUSH_AGE_MS = 50;
+export const FLUSH_AGE_MS = 50;
 
 const NO_METADATA: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -39,6 +40,10 @@ export interface RealmPlacement {
   hosted: boolean;
   /** The thread's sample encoder when its VUs share one (hosted VUs: one batch per flush for the whole thread). */
   encoder?: SampleBatchEncoder;
+  /** Hosted VUs of a script whose blocking calls were made awaits (runner/script/hosting.ts). */
+  awaitsBlocking?: boolean;
+  /** Why a hosted script's blocking calls could not become awaits (in the error a blocking call raises). */
+  refusal?: string;
 }
 
 export class VuRuntime implements ModuleHost {
@@ -50,6 +55,8 @@ export class VuRuntime implements ModuleHost {
   readonly post: PostToMain;
   readonly global: Record<string, unknown>;
   readonly hosted: boolean;
+  readonly awaitsBlocking: boolean;
+  private readonly refusal: string | undefined;
   initContext = true;
   /** "::setup", "::teardown" or "" plus nested group() paths. */
   group = '';
@@ -86,6 +93,8 @@ export class VuRuntime implements ModuleHost {
     this.post = placement.post;
     this.global = placement.global;
     this.hosted = placement.hosted;
+    this.awaitsBlocking = placement.awaitsBlocking ?? false;
+    this.refusal = placement.refusal;
     this.encoder =
       placement.encoder ?? new SampleBatchEncoder((batch, transfer) => this.post(batch, transfer));
     this.vuId = data.vuId;
@@ -176,9 +185,35 @@ export class VuRuntime implements ModuleHost {
     return () => this.interruptListeners.delete(listener);
   }
 
+  /** The error a blocking call raises on a thread other VUs share. */
+  blockingError(call: string): HostedBlockingError {
+    return new HostedBlockingError(call, this.refusal);
+  }
+
+  /**
+   * Waits `ms` without blocking the thread (hosted VUs): precisely, on the thread's start clock. An interruption leaves
+   * the promise pending for good, so the interrupted iteration's code never resumes (the iteration ends without it).
+   */
+  waitFor(ms: number): Promise<void> {
+    const never = new Promise<void>(() => {});
+    if (this.interrupted()) return never;
+    return new Promise<void>((resolve) => {
+      let interrupted = false;
+      const off = this.onInterrupt(() => {
+        interrupted = true;
+      });
+      void threadStarts()
+        .wait(nowMs() + ms)
+        .then(() => {
+          off();
+          if (!interrupted) resolve();
+        });
+    });
+  }
+
   /** Blocks this thread for up to `ms`, waking early on interruption (then throws). */
   blockFor(ms: number): void {
-    if (this.hosted) throw new HostedBlockingError('sleep()');
+    if (this.hosted) throw this.blockingError('sleep()');
     // A long block would hold buffered samples back: send them first; short blocks only flush old ones.
     this.flushIfStale(ms > FLUSH_AGE_MS ? 0 : FLUSH_AGE_MS);
     const deadline = performance.now() + ms;

@@ -3,6 +3,7 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isError } from '../modules/cross-realm';
+import { type ColumnShift, originalColumn } from '../script/await-edits';
 
 /** Rewrites a stack line's file:line:column; set by threads whose script frames Node does not map (vu-host). */
 let remap: ((line: string) => string) | undefined;
@@ -13,9 +14,14 @@ export function setFrameRemapper(fn: (line: string) => string): void {
 
 /**
  * A remapper for frames of a bundle Node's own source-map support does not see (a vm.Script): frames in `file` are
- * rewritten through the bundle's inline source map to the original source, line and column.
+ * rewritten through the bundle's inline source map to the original source, line and column. `shifts`: where the
+ * bundle was rewritten after its map was made (runner/script/await-edits.ts).
  */
-export function inlineSourceMapRemapper(file: string, code: string): (line: string) => string {
+export function inlineSourceMapRemapper(
+  file: string,
+  code: string,
+  shifts: readonly ColumnShift[] = [],
+): (line: string) => string {
   const match = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/.exec(code);
   if (!match) return (line) => line;
   const map = new SourceMap(JSON.parse(Buffer.from(match[1], 'base64').toString('utf8')));
@@ -23,7 +29,8 @@ export function inlineSourceMapRemapper(file: string, code: string): (line: stri
   const frame = new RegExp(`${escaped}:(\\d+):(\\d+)`);
   return (line) =>
     line.replace(frame, (whole, l: string, c: string) => {
-      const entry = map.findEntry(Number(l) - 1, Number(c) - 1) as {
+      const row = Number(l) - 1;
+      const entry = map.findEntry(row, originalColumn(shifts, row, Number(c) - 1)) as {
         originalSource?: string;
         originalLine?: number;
         originalColumn?: number;
@@ -39,7 +46,11 @@ export function inlineSourceMapRemapper(file: string, code: string): (line: stri
 /** The error's stack without the runner's own frames (k6 shows only the script's); anything else as a string. */
 export function scriptStack(error: unknown): string {
   if (!isError(error)) return String(error);
-  const lines = (error.stack ?? String(error)).split('\n').map((l) => (remap ? remap(l) : l));
+  // Frames of hosted VUs whose blocking calls became awaits read `at async f` and `Object.f [as fn]`: the runner's
+  // doing, so they are shown as the script's plain frames.
+  const lines = (error.stack ?? String(error))
+    .split('\n')
+    .map((l) => (remap ? remap(l) : l).replace(/^(\s+at )async /, '$1').replace(' [as fn] (', ' ('));
   const runnerFrame = /\/dist\/[\w.-]+\.js:|\(node:|at node:|\[nodejs\.internal/;
   return lines.filter((l, i) => i === 0 || !runnerFrame.test(l)).join('\n');
 }

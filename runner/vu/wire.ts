@@ -5,6 +5,7 @@ import type { Stripe } from '../executors/stripe';
 import type { SampleBatch } from '../metrics/sample-batch';
 import type { MetricType, ValueType } from '../metrics/sinks';
 import type { HttpModuleOptions } from '../modules/module-host';
+import type { ColumnShift } from '../script/await-edits';
 
 export type RealmMode = 'init0' | 'vu' | 'setup' | 'teardown' | 'summary';
 
@@ -95,6 +96,12 @@ export type RealmToMain =
 export interface HostData {
   /** The script as a classic script (runner/script/bundle.ts), evaluated in each hosted VU's vm context. */
   scriptPath: string;
+  /** Its blocking calls were made awaits (runner/script/hosting.ts): the VUs' k6 modules answer them with promises. */
+  awaits: boolean;
+  /** Where the rewrite inserted text (runner/script/await-edits.ts), to map stack frames back. */
+  shifts: ColumnShift[];
+  /** Why the blocking calls could not become awaits, for the error a blocking call then raises. */
+  refusal?: string;
   /** Where this thread publishes its event-loop lag (runner/metrics/loop-lag.ts publishLoopLag). */
   loopLag: Int32Array;
 }

@@ -48,11 +48,49 @@ describe('--vu-threads', () => {
     expect(reqs.every((l) => l.data?.tags?.kind === 'hosted' && l.data?.tags?.status === '200')).toBe(true);
   });
 
-  it('stops with exit 107 and names the call when a hosted VU makes a blocking call', async () => {
+  it('stops with exit 107 and names the call when a hosted VU makes a blocking call that cannot become an await', async () => {
     const r = await runHosted('hosted-vus-sync-call-exit-107.js');
     expect(r.code).toBe(107);
-    expect(r.stderr).toMatch(/http\.get\(\) blocks its thread, and with --vu-threads VUs share threads/);
+    expect(r.stderr).toMatch(
+      /http\.get\(\) blocks its thread, and with --vu-threads VUs share threads \(the runner can run blocking calls as awaits, but not in this script: a function that makes blocking calls is passed or kept as a value at bundle line \d+:\d+\)/,
+    );
     expect(r.ms).toBeLessThan(30_000);
+  });
+
+  it('hosts a sync script by default with its blocking calls run as awaits, and k6 sees the same results', async () => {
+    const out = join(tmp.dir, 'awaits.ndjson');
+    const before = files.server.requests.length;
+    const r = await bench([
+      'run',
+      '-q',
+      '-v',
+      '--out',
+      `json=${out}`,
+      '-e',
+      `TARGET=${files.server.url}`,
+      fixture('hosted-vus-sync-awaits.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("VUs share 1 thread; the script's blocking calls run as awaits");
+    const urls = files.server.requests.slice(before).map((q) => q.url);
+    expect(urls.filter((u) => u.startsWith('/ping/')).sort()).toEqual(
+      [1, 2, 3].flatMap((vu) => [0, 1].map((iter) => `/ping/vu${vu}-iter${iter}`)).sort(),
+    );
+    const lines = readNdjson(out);
+    expect(total(lines, 'iterations')).toBe(6);
+    expect(total(lines, 'fixture_iterations_seen')).toBe(6);
+    expect(points(lines, 'http_reqs')).toHaveLength(18);
+    const checks = points(lines, 'checks');
+    expect(checks).toHaveLength(18);
+    expect(checks.every((l) => l.data?.value === 1)).toBe(true);
+    expect(checks.filter((l) => l.data?.tags?.group === '::pair')).toHaveLength(12);
+    const groups = points(lines, 'group_duration');
+    expect(groups.map((l) => l.data?.tags?.group)).toEqual(Array(6).fill('::pair'));
+    expect(points(lines, 'iteration_duration').every((l) => (l.data?.value ?? 0) >= 120)).toBe(true);
+    // The frames a thread-per-VU run shows, at the script's own lines (no `async`, no `[as fn]`).
+    expect(r.stderr).toMatch(
+      /Error: sync boom\\n +at thrower \(.*hosted-vus-sync-awaits\.js:47:9\)\\n +at Object\.hosted_vus_sync_awaits_default \(.*hosted-vus-sync-awaits\.js:43:35\)" source=stacktrace/,
+    );
   });
 
   it('takes every constant-arrival-rate start with hosted VUs and records their start lag and the host thread lag', async () => {

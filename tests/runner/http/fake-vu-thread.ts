@@ -3,6 +3,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { createHttpModule } from '../../../runner/modules/http';
 import {
+  HostedBlockingError,
   type HttpModuleOptions,
   type ModuleHost,
   type SampleInput,
@@ -70,6 +71,8 @@ const host: ModuleHost = {
   onIterationStart: (cb) => starts.push(cb),
   onIterationEnd: (cb) => ends.push(cb),
   hosted: false,
+  awaitsBlocking: false,
+  blockingError: (call) => new HostedBlockingError(call),
 };
 
 const http = createHttpModule(host);

@@ -1,114 +1,7 @@
-// What bounds a load generator on this machine, measured against the same loopback endpoint as the runner (for
-// scripts/bench-runner.ts): autocannon unthrottled, raw undici in one thread, and the CPU a process spends per request.
-// Every loop here is bounded by its duration and sends only to the loopback URL it is given.
+// What another process costs while a benchmark runs, read from /proc (Linux; NaN elsewhere): CPU per thread, thread
+// wake-ups, resident memory, and the machine's steal share (scripts/bench-runner.ts, scripts/bench-emulator.ts).
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Pool } from 'undici';
 import { statCpuMs, threadCpuMs } from '../emulator/thread-cpu';
-import { TrendSink } from '../runner/metrics/sinks';
-
-export interface Ceiling {
-  /** Requests completed per second. */
-  rate: number;
-  /** This process's CPU (user + system) per request, µs. */
-  cpuUs: number;
-  /** Voluntary context switches (thread wake-ups) of this process's threads per request (NaN without /proc). */
-  switches: number;
-  p50: number;
-  p99: number;
-}
-
-interface AutocannonResult {
-  requests: { total: number };
-  duration: number;
-}
-
-// autocannon ships no types; only run() and the 'response' event are used.
-type Autocannon = (
-  opts: Record<string, unknown>,
-  cb: (err: Error | null, res: AutocannonResult) => void,
-) => { on(event: 'response', fn: (c: unknown, status: number, bytes: number, ms: number) => void): void };
-
-/** autocannon in this process: at `rate` requests/s overall, or as fast as it goes when `rate` is undefined. */
-export async function autocannon(
-  url: string,
-  seconds: number,
-  connections: number,
-  rate?: number,
-): Promise<Ceiling> {
-  const run = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const latencies = new TrendSink();
-  const before = contextSwitches(process.pid);
-  const cpu = process.cpuUsage();
-  const result = await new Promise<AutocannonResult>((resolve, reject) => {
-    const options = { url, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}) };
-    const instance = run(options, (err, res) => (err ? reject(err) : resolve(res)));
-    instance.on('response', (_c, _status, _bytes, ms) => latencies.add(ms));
-  });
-  const used = process.cpuUsage(cpu);
-  const requests = Math.max(1, result.requests.total);
-  return {
-    rate: result.requests.total / result.duration,
-    cpuUs: (used.user + used.system) / requests,
-    switches: (contextSwitches(process.pid) - before) / requests,
-    p50: latencies.percentile(50),
-    p99: latencies.percentile(99),
-  };
-}
-
-/** undici's request API awaited in this thread, `connections` requests in flight on one pool, for `seconds`. */
-export async function rawUndici(url: string, seconds: number, connections: number): Promise<Ceiling> {
-  const { origin, pathname } = new URL(url);
-  const pool = new Pool(origin, { connections });
-  const latencies = new TrendSink();
-  const get = async () => {
-    const res = await pool.request({ path: pathname, method: 'GET' });
-    await res.body.dump();
-  };
-  try {
-    for (let i = 0; i < 200; i++) await get(); // connection and JIT warm-up
-    const before = contextSwitches(process.pid);
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    const end = start + seconds * 1000;
-    let done = 0;
-    const loop = async () => {
-      while (performance.now() < end) {
-        const t = performance.now();
-        await get();
-        latencies.add(performance.now() - t);
-        done++;
-      }
-    };
-    await Promise.all(Array.from({ length: connections }, loop));
-    const elapsed = (performance.now() - start) / 1000;
-    const used = process.cpuUsage(cpu);
-    return {
-      rate: done / elapsed,
-      cpuUs: (used.user + used.system) / Math.max(1, done),
-      switches: (contextSwitches(process.pid) - before) / Math.max(1, done),
-      p50: latencies.percentile(50),
-      p99: latencies.percentile(99),
-    };
-  } finally {
-    await pool.close();
-  }
-}
-
-/**
- * How late a thread wakes from a timed Atomics.wait (how a VU sleeps until a claimed start): p50/p99 overshoot in ms
- * over `count` waits of `ms` each, on this otherwise idle thread. It bounds the start lag a VU can achieve.
- */
-export function sleepOvershoot(count: number, ms: number): { p50: number; p99: number } {
-  const word = new Int32Array(new SharedArrayBuffer(4));
-  const late = new TrendSink();
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    Atomics.wait(word, 0, 0, ms);
-    late.add(performance.now() - start - ms);
-  }
-  return { p50: late.percentile(50), p99: late.percentile(99) };
-}
 
 interface CpuSample {
   time: number;
@@ -126,11 +19,15 @@ interface CpuSample {
 export class CpuSampler {
   private readonly samples: CpuSample[] = [];
   private readonly timer: NodeJS.Timeout;
+  private peakKb = Number.NaN;
 
   constructor(private readonly pid: number) {
     this.timer = setInterval(() => {
       const cpu = cpuSeconds(this.pid);
       if (Number.isNaN(cpu)) return;
+      // VmHWM only grows: the last reading before the process exits is its peak (to within one interval).
+      const hwm = statusKb(this.pid, 'VmHWM');
+      if (!Number.isNaN(hwm)) this.peakKb = Number.isNaN(this.peakKb) ? hwm : Math.max(this.peakKb, hwm);
       this.samples.push({
         time: Date.now(),
         cpu,
@@ -143,6 +40,11 @@ export class CpuSampler {
 
   stop(): void {
     clearInterval(this.timer);
+  }
+
+  /** The process's peak resident set size (VmHWM) as last read, in bytes (NaN without /proc). */
+  get peakRssBytes(): number {
+    return this.peakKb * 1024;
   }
 
   /**
@@ -213,6 +115,16 @@ export function contextSwitches(pid: number): number {
       total += Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1] ?? Number.NaN);
     }
     return total;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** One `Name: N kB` field of /proc/<pid>/status (VmRSS, VmHWM), NaN when it cannot be read. */
+export function statusKb(pid: number, field: string): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : Number.NaN;
   } catch {
     return Number.NaN;
   }
