@@ -34,15 +34,19 @@ for (;;) {
 `;
 
 export class Clock {
-  private readonly due: BigInt64Array;
+  private readonly deadline: BigInt64Array;
   private readonly words: Int32Array;
   private readonly helper: Worker;
   private listening = false;
   private fire: (() => void) | undefined;
+  /** Until the helper runs (its start takes tens of ms, hundreds on a loaded machine) alarms are Node timers. */
+  private online = false;
+  private due = 0;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor() {
     const shared = new SharedArrayBuffer(16);
-    this.due = new BigInt64Array(shared, 0, 1);
+    this.deadline = new BigInt64Array(shared, 0, 1);
     this.words = new Int32Array(shared, 8, 2);
     Atomics.store(this.words, FIRED, -1);
     // The helper only sleeps and stores a word: the smallest heaps V8 allows are plenty.
@@ -53,13 +57,33 @@ export class Clock {
     });
     // It must not keep a thread that has nothing else to do alive.
     this.helper.unref();
+    this.helper.once('online', () => {
+      this.online = true;
+      if (this.timer === undefined) return;
+      // The alarm set meanwhile moves to the helper.
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.fire) this.set(this.due, this.fire);
+    });
   }
 
   /** Calls `fire` once at `due` (epoch ms, nowMs()), not before; replaces the alarm set before, if any. */
   set(due: number, fire: () => void): void {
     this.fire = fire;
+    this.due = due;
+    if (!this.online) {
+      clearTimeout(this.timer);
+      // Whole milliseconds, rounded up, then checked: a Node timer may fire early by its cached loop time.
+      const onTime = () => {
+        this.timer = undefined;
+        if (nowMs() < due) this.timer = setTimeout(onTime, 1);
+        else this.deliver();
+      };
+      this.timer = setTimeout(onTime, Math.max(0, Math.ceil(due - nowMs())));
+      return;
+    }
     const wait = Math.max(0, Math.ceil((due - nowMs()) * 1e6));
-    Atomics.store(this.due, 0, process.hrtime.bigint() + BigInt(wait));
+    Atomics.store(this.deadline, 0, process.hrtime.bigint() + BigInt(wait));
     this.changed();
     this.listen();
   }
@@ -67,7 +91,9 @@ export class Clock {
   cancel(): void {
     if (!this.fire) return;
     this.fire = undefined;
-    Atomics.store(this.due, 0, 0n);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    Atomics.store(this.deadline, 0, 0n);
     this.changed();
   }
 
@@ -82,9 +108,9 @@ export class Clock {
     Atomics.notify(this.words, SEQ);
   }
 
-  /** One pending waitAsync on FIRED while an alarm is set. */
+  /** One pending waitAsync on FIRED while an alarm is set on the helper. */
   private listen(): void {
-    if (this.listening) return;
+    if (this.listening || !this.online) return;
     this.listening = true;
     const result = Atomics.waitAsync(this.words, FIRED, -1);
     if (result.async) void result.value.then(this.woken);
@@ -94,13 +120,14 @@ export class Clock {
 
   private readonly woken = (): void => {
     this.listening = false;
-    const fired = Atomics.exchange(this.words, FIRED, -1);
     // A fire of an alarm since replaced is stale: the helper is already sleeping for the new one.
-    if (fired === Atomics.load(this.words, SEQ) && this.fire) {
-      const fire = this.fire;
-      this.fire = undefined;
-      fire();
-    }
+    if (Atomics.exchange(this.words, FIRED, -1) === Atomics.load(this.words, SEQ)) this.deliver();
     if (this.fire) this.listen();
   };
+
+  private deliver(): void {
+    const fire = this.fire;
+    this.fire = undefined;
+    fire?.();
+  }
 }

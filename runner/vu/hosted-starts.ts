@@ -21,9 +21,13 @@ interface Waiter {
 
 let thread: StartScheduler | undefined;
 
-/** This thread's scheduler (hosted VUs' arrival-rate starts and sleeps), made with its first use. */
+/**
+ * This thread's scheduler (hosted VUs' arrival-rate starts and sleeps). A host thread makes it as it starts, so the
+ * clock's helper thread is up before the first start: one that started with the first wait would make that start
+ * late, and the starts after it dropped while a VU is still busy with it.
+ */
 export function threadStarts(): StartScheduler {
-  thread ??= new StartScheduler(SC_STOP);
+  thread ??= new StartScheduler(SC_STOP, undefined, new Clock());
   return thread;
 }
 
