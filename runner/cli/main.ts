@@ -9,6 +9,7 @@ Commands:
   inspect <script>            print the script's consolidated options as JSON
   merge FILE...               merge the --out json streams (or summary exports) of a test's instances
   report RESULT.json|DIR      charts (SVG, embedded in the result's Markdown) and an HTML report of a result
+  compare A B                 per-cell changes between two results (or directories of repeats), with gates
   version                     print the version (--json for JSON)
   emulator                    start the local turbopuffer-compatible server
 `;
@@ -32,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
       case 'report': {
         const { reportCommand } = await import('../../report/report-command');
         return await reportCommand(rest);
+      }
+      case 'compare': {
+        const { compareCommand } = await import('../../report/compare/compare-command');
+        return await compareCommand(rest);
       }
       case 'inspect': {
         const { inspectCommand } = await import('./inspect-command');
@@ -60,5 +65,5 @@ const argv = process.argv.slice(2);
 process.exitCode = await main(argv);
 // A run or inspect has closed everything it started by now; should a stray handle still hold the event loop,
 // exit anyway instead of hanging (the emulator returns only when it shuts down, so it is not affected).
-if (argv[0] === 'run' || argv[0] === 'inspect' || argv[0] === 'merge')
+if (['run', 'inspect', 'merge', 'report', 'compare'].includes(argv[0]))
   setTimeout(() => process.exit(), 3000).unref();
