@@ -63,7 +63,13 @@ function phaseBands(windows: readonly TimeSeriesWindow[]): Band[] {
     }));
 }
 
-/** The backlog gates (and the service's limit) as lines on the backlog axis, in MiB. */
+/** The emulator's backlog limit, as the result recorded it (results before that have none). */
+function emulatorLimit(r: BacklogReportInput): number | null {
+  const target = r.target as { emulator?: { settings?: { backlog_limit_bytes?: number } } | null };
+  return target.emulator?.settings?.backlog_limit_bytes ?? null;
+}
+
+/** The backlog gates and the target's limit as lines on the backlog axis, in MiB. */
 function gateLines(r: BacklogReportInput): RefLine[] {
   const c = r.config;
   const lines: RefLine[] = [
@@ -72,13 +78,16 @@ function gateLines(r: BacklogReportInput): RefLine[] {
       axis: 'y2',
       value: mib(Number(c.GT_START_BYTES)),
       label:
-        r.target.kind === 'turbopuffer'
+        r.target.kind === 'turbopuffer' || emulatorLimit(r) !== null
           ? 'above-limit floor (GT_START_BYTES)'
           : "above-limit floor (GT_START_BYTES); the target's limit lies below it",
     },
   ];
   if (r.target.kind === 'turbopuffer')
     lines.push({ axis: 'y2', value: mib(SERVICE_BACKLOG_LIMIT_BYTES), label: 'limit (2 GiB)' });
+  const limit = emulatorLimit(r);
+  if (limit !== null)
+    lines.push({ axis: 'y2', value: mib(limit), label: "limit (the emulator's --backlog-limit)" });
   return lines;
 }
 
@@ -297,7 +306,7 @@ export function backlogCharts(r: BacklogReportInput): ChartSet {
       "This result predates the time series: the latency and error charts hold each cell's figures across its " +
         `window, and the backlog is drawn from the ${r.metadata_snapshots.length} metadata snapshots.`,
     );
-  if (r.target.kind !== 'turbopuffer')
+  if (r.target.kind !== 'turbopuffer' && emulatorLimit(r) === null)
     notes.push(
       "The target's backlog limit is not in the result: the dashed lines are the phase gates (the limit lies " +
         'between them).',
