@@ -62,11 +62,12 @@ describe('bench compare of two golden filter-cost results', () => {
     [comparableCells({ experiment: 'filter-cost', result: fcB })],
   );
   const a = fcA.cells.find((c) => `${c.configuration}/${c.shape}/1/${c.consistency}` === KEY);
+  if (a === undefined) throw new Error(`golden result lacks the cell ${KEY}`);
 
   it("gives the exact change and the interval both runs' 95 % intervals allow", () => {
     const p95 = cmp.cells.find((c) => c.key === KEY)?.changes.p95;
-    const [lo, hi] = a?.client_ms_ci95.p95 as [number, number];
-    const est = a?.client_ms.p95 as number;
+    const [lo, hi] = a.client_ms_ci95.p95 as [number, number];
+    const est = a.client_ms.p95 as number;
     expect(p95?.delta).toBeCloseTo(0.25 * est, 12);
     expect(p95?.pct).toBeCloseTo(25, 9);
     expect(p95?.low).toBeCloseTo(1.25 * lo - hi, 12);
