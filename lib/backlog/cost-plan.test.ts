@@ -8,24 +8,56 @@ const REAL = {
 };
 
 describe('cost guard', () => {
-  const config = readBacklogConfig(REAL);
-  const plan = planCost(config, 600_500);
+  const config = readBacklogConfig({ ...REAL, PHASE_TIMEOUT_S: '100', QUERY_DURATION_S: '50' });
+  const plan = planCost(config);
 
-  it('bounds rows, bytes, queries and time from the knobs', () => {
-    expect(plan).toEqual({
+  it('bounds rows, bytes, requests and the run length from the knobs', () => {
+    // Scenarios: 6 cells of 60 s + 2 gate waits of 100 s + 6 s = 566 s, plus the queries' 10 s graceful stop.
+    expect(plan).toMatchObject({
       seedRows: 100000,
       maxRows: 1500000,
       maxBytes: 1500000 * 3080,
-      maxQueries: 60100,
-      maxMetadataReads: (4 + 100) * 601,
-      durationS: 601,
+      seedRequests: 100,
+      writerRequests: 700,
+      maxQueries: 100 * 566,
+      // setup: 1 + 1800; writers: 4 x 566; 100 query VUs x 2 waits of (100 + 3) s.
+      maxMetadataReads: 1 + 1800 + 4 * 566 + 100 * 206,
+      durationS: { setup: 1800, scenarios: 576, teardown: 120, total: 2496 },
     });
+  });
+
+  it('prices that plan at the published rates: writes, queries and metadata reads on the largest namespace, storage', () => {
+    const bytes = 1500000 * 3080;
+    expect(plan.usage).toEqual({
+      writes: [
+        { requests: 100, bytesPerRequest: 1000 * 3080 },
+        { requests: 700, bytesPerRequest: 2000 * 3080 },
+      ],
+      queries: [{ count: 56600, namespaceBytes: bytes, returnedBytes: 160 }],
+      metadataReads: [{ count: 24665, namespaceBytes: bytes, returnedBytes: 0 }],
+      storage: { bytes, unindexedBytes: 0, hours: 2496 / 3600 },
+    });
+    // 4.62 GB x $2; 56,600 x 4.62 GB at $1/PB; 24,965 x 4.62 GB; 4.62 GB-months x 2496/3600/730.
+    expect(plan.cost?.writesUsd).toBeCloseTo(9.24, 10);
+    expect(plan.cost?.queriesUsd).toBeCloseTo(56600 * (4.62e9 / 1e15 + (160 / 1e9) * 0.05), 10);
+    expect(plan.cost?.metadataReadsUsd).toBeCloseTo((24665 * 4.62e9) / 1e15, 10);
+    expect(plan.cost?.storageUsd).toBeCloseTo((4.62 * 0.33 * 2496) / 3600 / 730, 10);
     expect(formatPlan(config, plan)).toBe(
-      'plan for https://gcp-us-central1.turbopuffer.com: seed 100000 rows, write at most 1500000 rows ' +
-        '(4.3 GiB of 768-d f32 vectors), start at most 60100 queries and 62504 metadata reads over at most ' +
-        '601 s (plus setup), ' +
-        'one namespace, deleted at the end (CLEANUP=1)',
+      'plan for https://gcp-us-central1.turbopuffer.com: seed 100000 rows, write at most 1500000 rows in all ' +
+        '(4.3 GiB of 768-d f32 vectors, 800 requests), start at most 56600 queries and 24665 metadata reads, one ' +
+        'namespace deleted at the end (CLEANUP=1); at most 41 min 36 s (setup 30 min 00 s at most, scenarios 9 min ' +
+        '36 s, teardown 2 min 00 s at most). Estimated bill at most $9.62 (writes $9.24, queries $0.26, metadata ' +
+        'reads $0.11, storage <$0.01), $5.00 if every write gets the full 50 % batch discount. An estimate from ' +
+        "turbopuffer's published Launch/Scale prices read on 2026-12-01 (https://turbopuffer.com/pricing; " +
+        "lib/turbopuffer-prices.ts), before your plan's monthly minimum",
     );
+  });
+
+  it('prints no bill for the emulator', () => {
+    const local = readBacklogConfig({});
+    const p = planCost(local);
+    expect(p.cost).toBeNull();
+    expect(formatPlan(local, p)).toMatch(/\. The local emulator: no bill$/);
   });
 
   it('refuses the real service without TPUF_BENCH_CONFIRM_COST=1, printing the plan but not the key', () => {
@@ -43,6 +75,6 @@ describe('cost guard', () => {
 
   it('lets the emulator through without confirmation', () => {
     const local = readBacklogConfig({});
-    expect(() => assertCostAccepted({}, local, planCost(local, 1000))).not.toThrow();
+    expect(() => assertCostAccepted({}, local, planCost(local))).not.toThrow();
   });
 });

@@ -9,9 +9,21 @@ import { gatesOf, scenarioDurationMs, scheduleOf } from './phases';
 import { backlogSeriesThresholds } from './series';
 import { backlogThresholds } from './thresholds';
 
+/** How long the run's parts may last beyond the scenarios' bound (the cost plan's duration counts them too). */
+export const QUERY_GRACEFUL_STOP_MS = 10_000;
+export const TEARDOWN_TIMEOUT_S = 120;
+
+/** The scenarios' length in whole seconds: the bound of ./phases.ts, rounded up. */
+export function scenarioSeconds(c: BacklogConfig): number {
+  return Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
+}
+
 /** Queries for the whole bounded duration (QUERY_MODE decides the load); iterations after the last cell are no-ops. */
 export function queryScenario(c: BacklogConfig, durationS: number) {
-  return sharedQueryScenario(c.load, { durationMs: durationS * 1000, gracefulStopMs: 10_000 });
+  return sharedQueryScenario(c.load, {
+    durationMs: durationS * 1000,
+    gracefulStopMs: QUERY_GRACEFUL_STOP_MS,
+  });
 }
 
 /** Writers loop for the same duration; each iteration is one write (or waits until one is due). */
@@ -26,12 +38,12 @@ export function writerScenario(c: BacklogConfig, durationS: number) {
 }
 
 export function scenarioOptionsFor(c: BacklogConfig): Options {
-  const durationS = Math.ceil(scenarioDurationMs(scheduleOf(c)) / 1000);
+  const durationS = scenarioSeconds(c);
   return {
     scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },
     thresholds: { ...backlogThresholds(gatesOf(c), c.load.mode), ...backlogSeriesThresholds(c) },
     setupTimeout: `${c.setupTimeoutS}s`,
-    teardownTimeout: '120s',
+    teardownTimeout: `${TEARDOWN_TIMEOUT_S}s`,
     summaryTrendStats: [...SUMMARY_TREND_STATS],
   } satisfies Options;
 }

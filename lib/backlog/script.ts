@@ -8,7 +8,6 @@ import { readVersions } from '../versions';
 import { readBacklogConfig } from './config';
 import { assertCostAccepted, planCost } from './cost-plan';
 import { scenarioOptionsFor } from './options';
-import { scenarioDurationMs, scheduleOf } from './phases';
 import { makeQuery } from './query';
 import { makeSetup } from './setup';
 import { makeSummary } from './summary';
@@ -16,7 +15,7 @@ import { makeWriter } from './writer';
 
 export function backlogScript(env: EnvRecord) {
   const config = readBacklogConfig(env);
-  assertCostAccepted(env, config, planCost(config, scenarioDurationMs(scheduleOf(config))));
+  assertCostAccepted(env, config, planCost(config));
   const client = new TurbopufferClient(config.target.baseUrl, readApiKey(env));
   return {
     options: scenarioOptionsFor(config),

@@ -10,7 +10,7 @@ import { rowBytes } from '../vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';
 import type { BacklogConfig } from './config';
 import { formatPlan, planCost } from './cost-plan';
-import { nextTick, scenarioDurationMs, scheduleOf, TICK_MS } from './phases';
+import { nextTick, TICK_MS } from './phases';
 import type { SetupData } from './setup-data';
 
 export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () => SetupData {
@@ -18,7 +18,7 @@ export function makeSetup(config: BacklogConfig, client: TurbopufferClient): () 
     const startedAtMs = Date.now();
     const namespace = config.namespace ?? `bench-backlog-${compactTimestamp(startedAtMs)}`;
     const seed = drawSeed(config.seed);
-    console.log(formatPlan(config, planCost(config, scenarioDurationMs(scheduleOf(config)))));
+    console.log(formatPlan(config, planCost(config)));
     console.log(`namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors)`);
     return fillFreshNamespace(client, namespace, config.cleanup, () => {
       seedRows(config, client, namespace, seed);

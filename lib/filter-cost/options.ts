@@ -11,6 +11,9 @@ import { cellKeys, FILTER_COST_METRIC, selectivityKey, windowScenario } from './
 import { GRID_TREND_STATS } from './quantile-grid';
 import { filterCostSeriesThresholds } from './series';
 
+/** teardown() may take this long (deleting every namespace); the cost plan's duration counts it. */
+export const TEARDOWN_TIMEOUT_S = 300;
+
 /** Scenario name of the warm-up before the first window. */
 export const JIT_SCENARIO = 'jit_warmup';
 
@@ -114,7 +117,7 @@ export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell
     batch: c.writeConcurrency,
     batchPerHost: c.writeConcurrency,
     setupTimeout: `${c.setupTimeoutS}s`,
-    teardownTimeout: '300s',
+    teardownTimeout: `${TEARDOWN_TIMEOUT_S}s`,
     summaryTrendStats: [...GRID_TREND_STATS],
   } satisfies Options;
 }
