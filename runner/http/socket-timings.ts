@@ -2,7 +2,8 @@
 // started and ended, and which socket a request was written to. Runs in the HTTP I/O worker only.
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { undici } from './undici';
 
 /** Per-socket connection timings (performance.now() milliseconds). */
 export interface SocketFacts {
@@ -36,7 +37,7 @@ export function socketFacts(socket: Socket): SocketFacts | undefined {
 
 /** Wraps undici's own connector so each new socket records its connect and TLS phases. */
 export function timedConnector(options: buildConnector.BuildOptions): buildConnector.connector {
-  const base = buildConnector(options);
+  const base = undici().buildConnector(options);
   return (opts, callback) => {
     const record: SocketFacts = {
       connectStart: performance.now(),

@@ -4,11 +4,12 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
-import { Agent, Client, Pool } from 'undici';
+import type { Agent, Client } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
 import { sharedBodyView } from './shared-body';
 import { justConnectedSocket, timedConnector } from './socket-timings';
+import { undici } from './undici';
 import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
 
 /**
@@ -46,7 +47,7 @@ const KEEP_ALIVE_MS = 90_000;
  * HTTP/2 client at `pipelining: 1` and open a connection per concurrent request.
  */
 function protocolAwareClient(origin: URL, options: object): Client {
-  const client = new Client(origin, options);
+  const client = new (undici().Client)(origin, options);
   client.on('connect', () => {
     const socket = justConnectedSocket() as TLSSocket | undefined;
     client.pipelining = socket?.alpnProtocol === 'h2' ? Number.POSITIVE_INFINITY : 1;
@@ -100,6 +101,7 @@ export class VuConnection {
 
   private pool(): Agent {
     if (!this.agent) {
+      const { Agent, Pool } = undici();
       this.agent = new Agent({
         // HTTP/2 only through TLS ALPN, as k6 (no h2c).
         connect: timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true }),

@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
+import type * as Esbuild from 'esbuild';
 import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { requireCjs } from '../require-cjs';
 import {
   HOSTED_EXPORTS,
   REMOTE_MODULES,
@@ -30,6 +31,8 @@ export interface LoadedScript {
   dispose(): void;
 }
 
+const esbuild = requireCjs('esbuild') as typeof Esbuild;
+
 const NAMESPACE = 'bench-k6';
 
 /**
@@ -44,7 +47,7 @@ const TIMER_DEFINES = Object.fromEntries(
   ]),
 );
 
-function k6Plugin(problems: string[]): esbuild.Plugin {
+function k6Plugin(problems: string[]): Esbuild.Plugin {
   return {
     name: 'bench-k6-modules',
     setup(build) {
@@ -111,7 +114,7 @@ export async function loadScript(
   };
   const failure = (error: unknown, what: string): never => {
     if (problems.length > 0) fail(problems.join('\n'));
-    const messages = (error as esbuild.BuildFailure).errors?.map((e) =>
+    const messages = (error as Esbuild.BuildFailure).errors?.map((e) =>
       e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text,
     );
     return fail(`${what}: ${messages?.join('; ') ?? String(error)}`);
@@ -134,7 +137,7 @@ export async function loadScript(
           error,
           `could not load script ${scriptPath} for --vu-threads (VUs sharing threads run it as a classic script)`,
         );
-      const messages = (error as esbuild.BuildFailure).errors?.map((e) => e.text);
+      const messages = (error as Esbuild.BuildFailure).errors?.map((e) => e.text);
       hostedProblem = `it cannot be bundled as a classic script (${messages?.join('; ') ?? String(error)})`;
     }
   }

@@ -11,9 +11,14 @@
 //     `instanceof Array`, Node globals, eval, ...): one thread per VU, k6's model, with the reason.
 // It is conservative by construction: whatever it does not recognise keeps the script on threads.
 import { parse } from 'acorn';
-import { analyze, type Reference, type Scope, type ScopeManager, type Variable } from 'eslint-scope';
+import type * as EslintScope from 'eslint-scope';
+import type { Reference, Scope, ScopeManager, Variable } from 'eslint-scope';
 import type * as ES from 'estree';
+import { requireCjs } from '../require-cjs';
 import { K6_MODULES, TIMERS_GLOBAL } from './k6-modules';
+
+// Its CommonJS build by require (../require-cjs.ts): the ES build imports two CommonJS packages.
+const { analyze } = requireCjs('eslint-scope') as typeof EslintScope;
 
 export type HostingVerdict =
   | { kind: 'as-is' }
