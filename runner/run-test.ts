@@ -218,7 +218,8 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   if (signals.count > 0) signals.onFirst();
 
   const runStart = nowMs();
-  const http = await HttpIoPool.start();
+  // Its worker starts with the first VU or realm connected to it (setup, teardown, VUs with a thread each).
+  const http = HttpIoPool.lazy();
   const template: Omit<RealmData, 'mode' | 'vuId' | 'signal' | 'httpPort'> = {
     bundleUrl: plan.script.bundleUrl,
     scriptDir: plan.script.dir,
@@ -264,9 +265,9 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   // thread:http), thresholds every 2 s.
   const loopLag = new LoopLagProbe();
   const mainLagTags = { ...plan.runTags, thread: 'main' };
-  const ioLagTags = http.takeLoopLag().map((_, i, all) => ({
+  const ioLagTags = Array.from({ length: http.size }, (_, i) => ({
     ...plan.runTags,
-    thread: all.length === 1 ? 'http' : `http-${i + 1}`,
+    thread: http.size === 1 ? 'http' : `http-${i + 1}`,
   }));
   // Before the first scenario starts and after the last one ended only vus_max is sampled, so `vus` reads like
   // k6's (e.g. "1 min=1 max=1" for a one-VU test rather than a 0 from before or after the run).
@@ -282,7 +283,8 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
     aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: loopLag.take(), tags: mainLagTags });
     const ioLag = http.takeLoopLag();
     for (let i = 0; i < ioLag.length; i++)
-      aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: ioLag[i], tags: ioLagTags[i] });
+      if (!Number.isNaN(ioLag[i]))
+        aggregator.addLocal({ metric: 'bench_event_loop_lag', time, value: ioLag[i], tags: ioLagTags[i] });
     const hostLag = pool.takeHostLoopLag();
     for (let i = 0; i < hostLag.length; i++) {
       const thread = vuThreads === 1 ? 'vu-host' : `vu-host-${i + 1}`;

@@ -239,24 +239,28 @@ async function prepareLoaded(
   const aggregator = events.aggregator ?? new Aggregator(registry, []);
   const instance = newInt32Block(INSTANCE_WORDS);
   const baseHttp = defaultHttpOptions();
-  const init = await runTransientRealm(
-    'init0',
-    {
-      bundleUrl: script.bundleUrl,
-      scriptDir: script.dir,
-      env,
-      testOptions: {},
-      runTags: {},
-      systemTags: [...DEFAULT_SYSTEM_TAGS],
-      httpOptions: baseHttp,
-      minIterationDuration: 0,
-      instance,
-      testStart: nowMs(),
-      sharedArrays: {},
-    },
-    { aggregator, logger, onAbort: () => {}, onTestFail: () => {} },
-    60_000,
-  );
+  // The placement analysis (a parse of the bundle) runs here while init #0 runs in its own thread.
+  const [init, placement] = await Promise.all([
+    runTransientRealm(
+      'init0',
+      {
+        bundleUrl: script.bundleUrl,
+        scriptDir: script.dir,
+        env,
+        testOptions: {},
+        runTags: {},
+        systemTags: [...DEFAULT_SYSTEM_TAGS],
+        httpOptions: baseHttp,
+        minIterationDuration: 0,
+        instance,
+        testStart: nowMs(),
+        sharedArrays: {},
+      },
+      { aggregator, logger, onAbort: () => {}, onTestFail: () => {} },
+      60_000,
+    ),
+    (async () => placeVus(input.vuThreads, script))(),
+  ]);
   if (init.type !== 'init0') {
     const message =
       init.type === 'initError'
@@ -411,6 +415,6 @@ async function prepareLoaded(
     handleSummaryTimeout,
     minIterationDuration,
     instance,
-    placement: placeVus(input.vuThreads, script),
+    placement,
   };
 }

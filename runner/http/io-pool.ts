@@ -20,36 +20,65 @@ export class HttpIoPool {
   private closed = false;
 
   private constructor(
-    private readonly workers: Worker[],
+    /** Each worker once started; undefined until a VU is connected to it (see lazy()). */
+    private readonly workers: Array<Worker | undefined>,
+    private readonly file: URL,
     private readonly loopLag: Int32Array,
   ) {}
 
+  /** Starts every worker and waits until each is ready. */
   static async start(options: HttpIoPoolOptions = {}): Promise<HttpIoPool> {
+    const pool = HttpIoPool.lazy(options);
+    await Promise.all(pool.workers.map((_, index) => waitFor(pool.worker(index), 'ready')));
+    return pool;
+  }
+
+  /**
+   * A pool whose workers start when the first VU is connected to them: a run whose VUs share host threads needs an
+   * I/O worker only for setup() and teardown(), and a VU's port works before its worker is up (messages wait).
+   */
+  static lazy(options: HttpIoPoolOptions = {}): HttpIoPool {
     const count = options.workers ?? 1;
     if (!Number.isInteger(count) || count < 1) {
       throw new Error(`HttpIoPool: workers must be a positive integer, got ${count}`);
     }
     const file = options.workerFile ?? workerUrl('http-io.worker');
     const loopLag = new Int32Array(new SharedArrayBuffer(4 * count));
-    const workers = await Promise.all(
-      Array.from({ length: count }, (_, index) => startWorker(file, { loopLag, index })),
+    return new HttpIoPool(
+      Array.from({ length: count }, () => undefined),
+      file,
+      loopLag,
     );
-    return new HttpIoPool(workers, loopLag);
+  }
+
+  /** The number of worker threads the pool starts at most. */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  private worker(index: number): Worker {
+    let worker = this.workers[index];
+    if (!worker) {
+      const workerData: IoWorkerData = { loopLag: this.loopLag, index };
+      worker = new Worker(this.file, { workerData });
+      this.workers[index] = worker;
+    }
+    return worker;
   }
 
   /**
-   * Each worker's largest event-loop delay (ms) since the previous call: every VU's requests are timed on these
-   * threads, so a stall here inflates http_req_* timings (bench_event_loop_lag{thread:http}).
+   * Each worker's largest event-loop delay (ms) since the previous call, NaN for one not started: every VU's requests
+   * are timed on these threads, so a stall here inflates http_req_* timings (bench_event_loop_lag{thread:http}).
    */
   takeLoopLag(): number[] {
-    return Array.from({ length: this.workers.length }, (_, i) => takePublishedLag(this.loopLag, i));
+    return this.workers.map((worker, i) => (worker ? takePublishedLag(this.loopLag, i) : Number.NaN));
   }
 
   /** A new port for VU `vuId` (its own connection pool); transfer it to the VU's thread. */
   connectVu(vuId: number): MessagePort {
     if (this.closed) throw new Error('HttpIoPool is closed');
     const { port1, port2 } = new MessageChannel();
-    const worker = this.workers[Math.abs(vuId) % this.workers.length];
+    const worker = this.worker(Math.abs(vuId) % this.workers.length);
     const message: IoControlMessage = { t: 'vu', vuId, port: port2 };
     worker.postMessage(message, [port2]);
     return port1;
@@ -61,6 +90,7 @@ export class HttpIoPool {
     this.closed = true;
     await Promise.all(
       this.workers.map(async (worker) => {
+        if (!worker) return;
         const closed = waitFor(worker, 'closed');
         const message: IoControlMessage = { t: 'close' };
         worker.postMessage(message);
@@ -69,12 +99,6 @@ export class HttpIoPool {
       }),
     );
   }
-}
-
-async function startWorker(file: URL, workerData: IoWorkerData): Promise<Worker> {
-  const worker = new Worker(file, { workerData });
-  await waitFor(worker, 'ready');
-  return worker;
 }
 
 function waitFor(worker: Worker, status: IoStatusMessage['t']): Promise<void> {
