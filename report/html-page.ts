@@ -41,6 +41,8 @@ export interface PageInput {
   charts: PageChart[];
   /** The tables and text below the charts. */
   bodyHtml: string;
+  /** A line above the charts (the web dashboard's run state). */
+  status?: string;
   /** Live page: a server-sent events URL whose `update` events replace charts and body. */
   eventsUrl?: string;
 }
@@ -148,7 +150,7 @@ export function htmlPage(p: PageInput): string {
     `<body${p.eventsUrl ? ` data-events="${escapeHtml(p.eventsUrl)}"` : ''}>`,
     `<h1>${escapeHtml(p.title)}</h1>`,
     `<div class="intro">${p.introHtml}</div>`,
-    '<div id="status"></div>',
+    `<div id="status">${escapeHtml(p.status ?? '')}</div>`,
     `<section id="charts">${figures.join('\n')}</section>`,
     `<section id="tables">${p.bodyHtml}</section>`,
     `<script type="application/json" id="bench-charts">${scriptJson(p.charts)}</script>`,

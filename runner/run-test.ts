@@ -24,6 +24,8 @@ import { LoopLagProbe } from './metrics/loop-lag';
 import type { MetricRegistry } from './metrics/registry';
 import { createOutput, outputTargets } from './outputs/index';
 import { ProgressDisplay } from './outputs/progress';
+import { type DashboardConfig, dashboardConfig } from './outputs/web-dashboard/config';
+import { WebDashboard } from './outputs/web-dashboard/index';
 import { checkOutputTargets, type OutputTarget } from './outputs/writable';
 import { evaluateThresholds } from './thresholds/threshold-set';
 import { BENCH_VERSION, TARGET_K6_VERSION } from './version';
@@ -103,16 +105,19 @@ class Signals {
 }
 
 /**
- * Every file the run will write that is known before it starts (--out files, --summary-export), checked before the
- * script loads: a run must not spend its whole length only to lose its results. handleSummary's paths are known
- * only at the end (see engine/end-of-test.ts).
+ * Every file the run will write that is known before it starts (--out files, --summary-export, the web dashboard's
+ * export), checked before the script loads: a run must not spend its whole length only to lose its results.
+ * handleSummary's paths are known only at the end (see engine/end-of-test.ts). Returns the web dashboard asked for.
  */
-function checkKnownOutputs(input: RunInput): void {
+function checkKnownOutputs(input: RunInput): DashboardConfig | undefined {
   const targets: OutputTarget[] = outputTargets(input.out, input.processEnv);
+  const dashboard = dashboardConfig(input.processEnv);
+  if (dashboard?.exportPath) targets.push({ flag: 'K6_WEB_DASHBOARD_EXPORT', path: dashboard.exportPath });
   // k6 skips --summary-export with --summary-mode disabled, so it is not checked then.
   if (input.summaryExport && input.summaryMode !== 'disabled')
     targets.push({ flag: '--summary-export', path: input.summaryExport });
   checkOutputTargets(targets);
+  return dashboard;
 }
 
 /** How the VUs were placed and why, for --verbose. */
@@ -129,13 +134,13 @@ export function placementText(p: VuPlacement): string {
 }
 
 export async function runTest(input: RunInput): Promise<number> {
-  checkKnownOutputs(input);
+  const dashboard = checkKnownOutputs(input);
   const signals = new Signals();
   if (input.handleSignals) signals.install();
   try {
     const plan = await prepareRun(input);
     try {
-      return await execute(plan, input, signals);
+      return await execute(plan, input, signals, dashboard);
     } finally {
       plan.script.dispose();
     }
@@ -144,14 +149,34 @@ export async function runTest(input: RunInput): Promise<number> {
   }
 }
 
-async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promise<number> {
+async function execute(
+  plan: RunPlan,
+  input: RunInput,
+  signals: Signals,
+  dashboardConfig: DashboardConfig | undefined,
+): Promise<number> {
   const { logger } = input;
   const outputs = input.out.map((spec) =>
     createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv, (message) =>
       logger.error(message),
     ),
   );
-  const aggregator = new Aggregator(plan.registry, outputs, input.summaryMode === 'full');
+  const dashboard =
+    dashboardConfig &&
+    (await WebDashboard.start(dashboardConfig, {
+      script: input.scriptPath,
+      registry: plan.registry,
+      onError: (message) => logger.error(message),
+    }));
+  if (dashboardConfig?.openRequested)
+    logger.warn(
+      `K6_WEB_DASHBOARD_OPEN: bench does not start a browser; ${dashboard?.url ? `open ${dashboard.url}` : 'no live page is served (K6_WEB_DASHBOARD=true and a port other than -1 serve one)'}`,
+    );
+  const aggregator = new Aggregator(
+    plan.registry,
+    dashboard ? [...outputs, dashboard] : outputs,
+    input.summaryMode === 'full',
+  );
   aggregator.onTooManySeries = (n) =>
     logger.warn(
       `the test has generated more than ${n} unique time series, which is higher than the suggested limit; high-cardinality tags (e.g. unique URLs without a name tag) slow the runner down and use memory`,
@@ -168,6 +193,7 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
       BANNER,
       `     execution: ${input.remote?.description ?? `local${hosting}`}`,
       `        script: ${input.scriptPath}`,
+      ...(dashboard?.url ? [` web dashboard: ${dashboard.url}`] : []),
       `        output: ${outputs.length > 0 ? outputs.map((o) => o.description).join(', ') : '-'}`,
       '',
       `     ${planHeader(plan.scenarios, plan.plan, plan.tuple.share)}`,
@@ -392,6 +418,13 @@ async function execute(plan: RunPlan, input: RunInput, signals: Signals): Promis
   const testRunDurationMs = input.remote?.durationMs?.() ?? nowMs() - runStart;
   const result = evaluateThresholds(plan.thresholds, testRunDurationMs, true);
   for (const o of outputs) await o.close();
+  await dashboard?.finish(
+    exitCode !== undefined
+      ? `ended: ${errorMessage ?? `exit code ${exitCode}`}`
+      : result.failedMetrics.length > 0
+        ? `finished; thresholds crossed on ${result.failedMetrics.join(', ')}`
+        : 'finished',
+  );
   if (!input.remote && Atomics.load(plan.instance, 0) === 0 && exitCode === undefined)
     logger.warn('No script iterations fully finished, consider making the test duration longer');
 

@@ -1,12 +1,15 @@
 // `make publish [RUN=runs/<name>.json]`: copies one run's result pair (.md and .json) from runs/, where every run
-// writes, into results/, where committed results live, and says how to commit them. The newest run by default.
-// Refuses an aborted run, a run built from a dirty tree, and a name results/ already has.
+// writes, into results/, where committed results live, draws that copy's charts, HTML report and screenshot
+// (bench report --screenshot of exactly the copied result, whatever its name), and says how to commit them. The
+// newest run by default. Refuses an aborted run, a run built from a dirty tree, and a name results/ already has.
 //
 //   tsx scripts/publish-run.ts [runs/<name>.json | runs/<name>.md | runs/<name>]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
+import { screenshotPages } from '../report/browser';
+import { classifyResult, writeResultReport } from '../report/result-report';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -59,12 +62,19 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const run = process.argv[2] ?? newestRun(join(root, DEFAULT_RESULTS_DIR));
     if (!run) throw new PublishRefused(`no run in ${DEFAULT_RESULTS_DIR}/ yet: make backlog writes one`);
     const copied = publishRun(run, join(root, 'results'));
-    // make publish then draws its charts, HTML report and screenshot beside the pair (bench report): <base>.*
     const base = relative(root, copied[0]).replace(/\.md$/, '');
     process.stdout.write(
-      `publish: copied ${relative(root, dirname(run)) || '.'}/${basename(run)}'s pair into results/\n` +
-        `publish: commit it (with its charts and report) with: git add ${base}.*\n`,
+      `publish: copied ${relative(root, dirname(run)) || '.'}/${basename(run)}'s pair into results/\n`,
     );
+    const known = classifyResult(JSON.parse(readFileSync(copied[1], 'utf8')));
+    if (known.experiment === null) process.stdout.write(`publish: no charts: ${known.reason}\n`);
+    else {
+      const outcome = writeResultReport(copied[1], known);
+      const pngs = await screenshotPages([outcome.html]);
+      for (const file of [...outcome.written, ...pngs])
+        process.stdout.write(`publish: wrote ${relative(root, file)}\n`);
+    }
+    process.stdout.write(`publish: commit it (with its charts and report) with: git add ${base}.*\n`);
   } catch (error) {
     process.stderr.write(`publish: ${(error as Error).message}\n`);
     process.exitCode = error instanceof PublishRefused ? 2 : 1;

@@ -16,6 +16,7 @@ import { EXIT_EXTERNAL_ABORT } from '../exit-codes';
 import { followFile, JsonSampleReader } from '../merge/json-samples';
 import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../modules/module-host';
+import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
 import type { RemoteScenarios } from '../run-test';
 
 /** Set in an instance's environment: it reads setup()'s result from stdin (setupDataFromStdin). */
@@ -201,7 +202,7 @@ function startInstance(
   opts: { n: number; env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream },
 ): Instance {
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {
-    env: { ...opts.env, [INSTANCE_ENV]: '1' },
+    env: { ...withoutDashboard(opts.env), [INSTANCE_ENV]: '1' },
     stdio: ['pipe', 'ignore', 'pipe'],
     // Its own process group: a Ctrl+C reaches the coordinator alone, which stops the instances gracefully.
     detached: true,
@@ -252,4 +253,11 @@ function startInstance(
     return code;
   });
   return instance;
+}
+
+/** The coordinator alone draws the web dashboard (from every instance's samples): its variables stay here. */
+function withoutDashboard(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of DASHBOARD_VARIABLES) delete out[name];
+  return out;
 }

@@ -1,13 +1,13 @@
 // Every HTML page bench generates, opened in headless Chromium (the Debian package; make chromium installs it): no
 // console error, every chart drew, and every legend entry toggles marks the chart really drew (hiding a series
 // removes elements from its SVG). The pages: reports of golden results of both experiments (one from before the
-// time series), every committed result's report, and a web-dashboard export of a small script
-// (tests/report/dashboard.test.ts writes it).
+// time series), every committed result's report, and the web-dashboard export of a short run of a small script
+// (tests/report/dashboard-run.ts; tests/report/dashboard.test.ts checks its content).
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildResult } from '../../lib/backlog/results/json';
 import legacy from '../../lib/backlog/results/testdata/result-before-series.json';
 import {
@@ -20,6 +20,7 @@ import * as fc from '../../lib/filter-cost/results/testdata/fixture';
 import { jsonFileText } from '../../lib/results/run-record';
 import { withChromium } from '../../report/browser';
 import { classifyResult, writeResultReport } from '../../report/result-report';
+import { dashboardRun, fixtureServer } from './dashboard-run';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-report-browser-'));
 
@@ -80,8 +81,17 @@ async function inspect(page: Page, file: string) {
 
 describe('generated HTML in a real browser', () => {
   let pages: string[] = [];
-  beforeAll(() => {
+  const dashboard = join(dir, 'web-dashboard.html');
+  beforeAll(async () => {
+    const server = await fixtureServer();
+    try {
+      const run = await dashboardRun(server.url, dashboard);
+      if (run.code !== 0) throw new Error(`the web-dashboard run exited ${run.code}: ${run.stderr}`);
+    } finally {
+      await server.close();
+    }
     pages = [
+      dashboard,
       report(
         'backlog-golden',
         buildResult(fixtureSummary(), fixtureConfig, fixtureRun),
@@ -96,7 +106,6 @@ describe('generated HTML in a real browser', () => {
       ...committedPages(join(import.meta.dirname, '../../results')),
     ];
   });
-  afterAll(() => {});
 
   it('opens every page without a console error, and every chart drew each of its series', async () => {
     const seen = await withChromium(async (browser) => {
@@ -117,8 +126,16 @@ describe('generated HTML in a real browser', () => {
         expect(c.silent, `${file} ${c.id}: series that drew nothing`).toEqual([]);
       }
     }
-    expect(seen[pages[0]].charts.map((c) => c.id)).toEqual(['chart-latency', 'chart-errors', 'chart-cells']);
-    expect(seen[pages[2]].charts.map((c) => c.id)).toEqual([
+    expect(seen[dashboard].charts.map((c) => c.id)).toEqual([
+      'chart-requests',
+      'chart-http_req_duration',
+      'chart-vus',
+      'chart-checks',
+      'chart-errors',
+      'chart-trend-server_ms',
+    ]);
+    expect(seen[pages[1]].charts.map((c) => c.id)).toEqual(['chart-latency', 'chart-errors', 'chart-cells']);
+    expect(seen[pages[3]].charts.map((c) => c.id)).toEqual([
       'chart-sweep',
       'chart-headline',
       'chart-ingest',

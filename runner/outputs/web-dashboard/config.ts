@@ -1,0 +1,107 @@
+// k6's web-dashboard variables read from the process environment (as k6 reads them; `-e` does not set them):
+//   K6_WEB_DASHBOARD=true         a live page while the test runs (default false: see docs/k6-behaviour.md §8.6)
+//   K6_NO_WEB_DASHBOARD=true      k6 v2's switch to turn the dashboard off: no page and no export
+//   K6_WEB_DASHBOARD_HOST         where it listens (default localhost); bench listens on loopback only
+//   K6_WEB_DASHBOARD_PORT         default 5665; -1: no live page (an export is still written); 0: any free port
+//   K6_WEB_DASHBOARD_PERIOD       aggregation period of the charts and of the live updates (default 10s)
+//   K6_WEB_DASHBOARD_OPEN         k6 opens a browser; bench prints the address instead (a warning says so)
+//   K6_WEB_DASHBOARD_EXPORT=FILE  a self-contained HTML report written at the end; bench writes it with or without
+//                                 K6_WEB_DASHBOARD (newer k6 has the dashboard on by default, so both write it)
+import { isIP } from 'node:net';
+import { BenchError } from '../../errors';
+import { EXIT_GENERIC_ERROR } from '../../exit-codes';
+import { parseDuration } from '../../options/durations';
+
+export interface DashboardConfig {
+  /** Serve the live page (K6_WEB_DASHBOARD=true and a port other than -1). */
+  serve: boolean;
+  /** The address to listen on: a loopback IP. */
+  host: string;
+  /** 0: any free port. */
+  port: number;
+  periodMs: number;
+  /** The HTML report's path, or undefined for none. */
+  exportPath?: string;
+  /** K6_WEB_DASHBOARD_OPEN was set true: bench does not start a browser, and says so. */
+  openRequested: boolean;
+}
+
+export const DEFAULT_PORT = 5665;
+export const DEFAULT_PERIOD_MS = 10_000;
+
+function fail(message: string): never {
+  throw new BenchError(message, EXIT_GENERIC_ERROR);
+}
+
+function bool(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return false;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 't', 'yes'].includes(v)) return true;
+  if (['false', '0', 'f', 'no'].includes(v)) return false;
+  return fail(`${name}=${raw} is not a boolean: use true or false`);
+}
+
+/** Loopback only: the page shows the test's results (URLs, tags), which stay on this machine. */
+function loopbackHost(raw: string | undefined): string {
+  const host = (raw ?? '').trim();
+  if (host === '' || host === 'localhost') return '127.0.0.1';
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (isIP(bare) === 4 && bare.startsWith('127.')) return bare;
+  if (isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1')) return '::1';
+  return fail(
+    `K6_WEB_DASHBOARD_HOST=${host}: bench serves the web dashboard on loopback only (localhost, 127.0.0.1 or ::1); ` +
+      'to watch it from another machine, forward the port (ssh -L 5665:127.0.0.1:5665 THIS_HOST)',
+  );
+}
+
+function port(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
+  const n = Number(raw.trim());
+  if (!Number.isInteger(n) || n < -1 || n > 65_535)
+    return fail(
+      `K6_WEB_DASHBOARD_PORT=${raw} is not a port: use 1-65535, 0 for any free port, or -1 for no live page`,
+    );
+  return n;
+}
+
+function period(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_PERIOD_MS;
+  let ms: number;
+  try {
+    // A bare number is milliseconds, as in every k6 duration.
+    ms = parseDuration(raw);
+  } catch (error) {
+    return fail(`K6_WEB_DASHBOARD_PERIOD: ${(error as Error).message}`);
+  }
+  if (!(ms >= 100))
+    return fail(`K6_WEB_DASHBOARD_PERIOD=${raw} is too short: use 100ms or more (the default is 10s)`);
+  return ms;
+}
+
+/** The dashboard the environment asks for, or undefined when it asks for none; throws on a bad value. */
+export function dashboardConfig(env: Record<string, string | undefined>): DashboardConfig | undefined {
+  if (bool('K6_NO_WEB_DASHBOARD', env.K6_NO_WEB_DASHBOARD)) return undefined;
+  const enabled = bool('K6_WEB_DASHBOARD', env.K6_WEB_DASHBOARD);
+  const exportRaw = env.K6_WEB_DASHBOARD_EXPORT?.trim() ?? '';
+  if (!enabled && exportRaw === '') return undefined;
+  const p = port(env.K6_WEB_DASHBOARD_PORT);
+  return {
+    serve: enabled && p !== -1,
+    host: loopbackHost(env.K6_WEB_DASHBOARD_HOST),
+    port: p,
+    periodMs: period(env.K6_WEB_DASHBOARD_PERIOD),
+    exportPath: exportRaw === '' ? undefined : exportRaw,
+    openRequested: bool('K6_WEB_DASHBOARD_OPEN', env.K6_WEB_DASHBOARD_OPEN),
+  };
+}
+
+/** The variables an instance of `bench run --instances` must not inherit: the coordinator alone draws the page. */
+export const DASHBOARD_VARIABLES = [
+  'K6_WEB_DASHBOARD',
+  'K6_NO_WEB_DASHBOARD',
+  'K6_WEB_DASHBOARD_HOST',
+  'K6_WEB_DASHBOARD_PORT',
+  'K6_WEB_DASHBOARD_PERIOD',
+  'K6_WEB_DASHBOARD_OPEN',
+  'K6_WEB_DASHBOARD_EXPORT',
+];
