@@ -22,8 +22,9 @@ import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
 import type { MetricRegistry } from './metrics/registry';
+import { CounterSink, RateSink } from './metrics/sinks';
 import { createOutput, outputTargets } from './outputs/index';
-import { ProgressDisplay } from './outputs/progress';
+import { ProgressDisplay, type RequestCounts } from './outputs/progress';
 import { type DashboardConfig, dashboardConfig } from './outputs/web-dashboard/config';
 import { WebDashboard } from './outputs/web-dashboard/index';
 import { checkOutputTargets, type OutputTarget } from './outputs/writable';
@@ -278,14 +279,16 @@ async function execute(
       : undefined,
   );
   const progress: ScenarioProgress[] = plan.scenarios.map(newProgress);
-  const display = new ProgressDisplay(
-    progress,
-    plan.instance,
-    input.stdout,
-    !input.quiet && !input.remote,
-    plan.plan.maxDuration,
-    plan.plan.plannedPeak,
-  );
+  const display = new ProgressDisplay({
+    scenarios: progress,
+    instance: plan.instance,
+    out: input.stdout,
+    enabled: !input.quiet && !input.remote,
+    maxDuration: plan.plan.maxDuration,
+    plannedVUs: plan.plan.plannedPeak,
+    counts: () => requestCounts(plan.registry),
+  });
+  logger.around = (write) => display.above(write);
 
   // vus / vus_max every second, event-loop lag (this thread's, thread:main, and each HTTP I/O worker's,
   // thread:http), thresholds every 2 s.
@@ -410,6 +413,7 @@ async function execute(
     tick(false);
     loopLag.stop();
     display.stop();
+    logger.around = undefined;
     await input.remote?.stop?.();
     await pool.closeAll();
     await http.close();
@@ -453,4 +457,14 @@ async function execute(
     );
   if (exitCode !== undefined && errorMessage) logger.error(errorMessage);
   return exitCode ?? EXIT_OK;
+}
+
+/** http_reqs and the failed ones so far, for the progress head line. */
+function requestCounts(registry: MetricRegistry): RequestCounts {
+  const reqs = registry.get('http_reqs')?.sink;
+  const failed = registry.get('http_req_failed')?.sink;
+  return {
+    requests: reqs instanceof CounterSink ? reqs.count : 0,
+    failed: failed instanceof RateSink ? failed.trues : 0,
+  };
 }

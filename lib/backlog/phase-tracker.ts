@@ -6,6 +6,7 @@ import {
   type Gates,
   initialState,
   type MachineState,
+  PHASES,
   type Schedule,
   type Slot,
   slotAt,
@@ -29,6 +30,12 @@ export class PhaseTracker {
     private readonly poller: MetadataPoller,
   ) {
     this.state = initialState(t0);
+  }
+
+  /** While a gate is awaited: when this VU gives the wait up (epoch ms); null otherwise. */
+  waitDeadline(): number | null {
+    const s = this.state;
+    return s.start === null && s.phase < PHASES.length ? s.waitStart + this.schedule.phaseTimeoutMs : null;
   }
 
   /**

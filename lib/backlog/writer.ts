@@ -6,6 +6,7 @@ import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
 import { recordPoll } from '../series-metrics';
+import { StatusLines } from '../status-lines';
 import { bucketTag, SERIES_TAG, type SeriesClock } from '../time-series';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { rowBytes } from '../vectors';
@@ -30,6 +31,7 @@ import {
   TICK_MS,
   writerAction,
 } from './phases';
+import { backlogProgressLine, progressEvent } from './progress';
 import { backlogClock } from './series';
 import type { SetupData } from './setup-data';
 
@@ -44,7 +46,10 @@ interface WriterVu {
   started: Set<string>;
   /** Rows this VU had acknowledged. */
   written: number;
+  writeErrors: number;
   clock: SeriesClock;
+  /** Progress lines: only on the VU that ran the scenario's first iteration (one in the whole test). */
+  status: StatusLines | undefined;
 }
 
 export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (data: SetupData) => void {
@@ -64,7 +69,9 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       sinceReading: 0,
       started: new Set(),
       written: 0,
+      writeErrors: 0,
       clock: backlogClock(config, data.t0),
+      status: exec.scenario.iterationInTest === 0 ? new StatusLines() : undefined,
     };
     const state = vu;
     // iterationInTest is unique across instances but not dense under execution segments (a segment's iterations
@@ -82,6 +89,18 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
         recordPoll(state.clock, update.reading);
         recordSnapshots(state, update.slot, update.reading);
       }
+      state.status?.offer(Date.now(), progressEvent(update.slot), () =>
+        backlogProgressLine({
+          slot: update.slot,
+          now: Date.now(),
+          unindexedBytes: update.reading?.unindexedBytes,
+          gates,
+          waitDeadline: state.tracker.waitDeadline(),
+          scenariosEnd: deadline,
+          rowsWritten: state.written,
+          writeErrors: state.writeErrors,
+        }),
+      );
       const estimate = (update.reading?.unindexedBytes ?? Number.POSITIVE_INFINITY) + state.sinceReading;
       const action = writerAction(update.slot, estimate, batchBytes, gates);
       if (action.kind === 'stop') {
@@ -107,6 +126,7 @@ export function makeWriter(config: BacklogConfig, client: TurbopufferClient): (d
       }
       // Same ids again on the next attempt, so a retried batch never spends more of MAX_TOTAL_ROWS.
       writeErrors.add(1, { status: String(res.status) });
+      state.writeErrors++;
       sleep(Math.min(2, (res.retryAfterMs ?? 500) / 1000));
     }
   };

@@ -98,7 +98,7 @@ export function ingest(
         retry.push(batch);
         waitMs = Math.max(waitMs, retryDelayMs(res, attempt));
       });
-      polls.maybePoll();
+      polls.maybePoll(stats.rows);
       pending = retry;
       if (pending.length > 0) sleep(waitMs / 1000);
     }

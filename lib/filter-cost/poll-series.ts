@@ -4,8 +4,10 @@
 import { sleep } from 'k6';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
 import { formatBytes } from '../sizes';
+import { StatusLines } from '../status-lines';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import type { Poll } from './drain';
+import { ingestProgressLine } from './progress';
 
 export class PollSeries {
   /** Epoch ms the series' clock counts from (the start of the ingest). */
@@ -19,6 +21,8 @@ export class PollSeries {
     private readonly rows: number,
     readonly intervalMs: number,
     tags: Record<string, string>,
+    /** The configuration's name in progress lines. */
+    private readonly label: string,
   ) {
     this.poller = new MetadataPoller(
       () => client.metadata(namespace, { phase: 'ingest', ...tags }),
@@ -26,10 +30,25 @@ export class PollSeries {
     );
   }
 
-  /** Polls unless this interval already had a poll; returns the reading when one was taken. */
-  maybePoll(): MetadataReading | undefined {
+  /** Progress lines while this namespace is ingested and drained. */
+  private readonly status = new StatusLines();
+
+  /**
+   * Polls unless this interval already had a poll; returns the reading when one was taken. `acknowledged`: rows
+   * written so far while ingesting (none while draining), for the progress line.
+   */
+  maybePoll(acknowledged?: number): MetadataReading | undefined {
     const { reading, fresh } = this.poller.current();
     if (!fresh || !reading) return undefined;
+    this.status.offer(reading.time, acknowledged === undefined ? 'drain' : 'ingest', () =>
+      ingestProgressLine({
+        configuration: this.label,
+        acknowledged,
+        rows: this.rows,
+        unindexedBytes: reading.unindexedBytes,
+        approxRowCount: reading.approxRowCount,
+      }),
+    );
     this.polls.push([
       reading.time - this.origin,
       reading.unindexedBytes,

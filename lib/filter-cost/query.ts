@@ -7,6 +7,7 @@
 import exec from 'k6/execution';
 import { intendedStartMs, recordQuery } from '../query-samples';
 import { recordOrigin } from '../series-metrics';
+import { STATUS_PREFIX } from '../status-lines';
 import { bucketTag, SERIES_TAG, type SeriesClock } from '../time-series';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { queryVector } from '../vectors';
@@ -15,6 +16,7 @@ import type { FilterCostConfig } from './config';
 import { cellTags, WARMUP_SHAPE } from './metric-keys';
 import { queryReturnedRows } from './metrics';
 import type { Timeline } from './options';
+import { windowStartLine } from './progress';
 import { queryBody } from './query-body';
 import { queryClock } from './series';
 import type { SetupData } from './setup-data';
@@ -26,6 +28,7 @@ export function makeQuery(
   firstCell: QueryCell,
 ): (data: SetupData) => void {
   const byScenario = new Map(plan.windows.map((w) => [w.scenario, w]));
+  const indexOf = new Map(plan.windows.map((w, i) => [w.scenario, i]));
   let namespaces: Map<string, string> | undefined;
   let clock: SeriesClock | undefined;
   return (data) => {
@@ -38,6 +41,8 @@ export function makeQuery(
       clock = queryClock(plan, scenario.startTime - (window?.startMs ?? 0));
       recordOrigin(clock.originMs);
     }
+    if (n === 0 && window)
+      console.log(`${STATUS_PREFIX}${windowStartLine(plan, indexOf.get(scenario.name) ?? 0)}`);
     const cell = window?.cell ?? firstCell;
     const consistency = window?.consistency ?? 'eventual';
     const intended = intendedStartMs(c.load, scenario.startTime, n);

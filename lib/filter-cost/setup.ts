@@ -5,6 +5,7 @@
 import { drawSeed } from '../common-knobs';
 import { compactTimestamp, deleteNamespace, fillFreshNamespaces } from '../namespace-lifecycle';
 import { formatBytes } from '../sizes';
+import { STATUS_PREFIX } from '../status-lines';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { distinctFilters, type StudyPlan } from './cells';
 import type { FilterCostConfig } from './config';
@@ -14,6 +15,7 @@ import { drainFigures } from './drain';
 import { ingest } from './ingest';
 import { selectivityRatio, writeErrors, writeRetries429 } from './metrics';
 import { PollSeries } from './poll-series';
+import { configurationStartLine } from './progress';
 import { countMatches, probeRecall } from './recall-probes';
 import type { ConfigurationData, SetupData } from './setup-data';
 
@@ -48,6 +50,7 @@ export function makeSetup(c: FilterCostConfig, client: TurbopufferClient, plan: 
         return runConfiguration(c, client, plan, configuration, namespaces[i], seed, {
           startedAtMs,
           deadlineMs: deadline,
+          index: i,
         });
       });
       return {
@@ -82,7 +85,14 @@ function warmUp(
   deadlineMs: number,
 ) {
   const scaled = { ...c, rows: Math.min(c.rows, c.ingestWarmupRows) };
-  const polls = new PollSeries(client, namespace, scaled.rows, c.pollIntervalS * 1000, { config: 'warmup' });
+  const polls = new PollSeries(
+    client,
+    namespace,
+    scaled.rows,
+    c.pollIntervalS * 1000,
+    { config: 'warmup' },
+    'the warm-up namespace',
+  );
   const stats = ingest(scaled, client, WARMUP_CONFIGURATION, namespace, seed, polls);
   polls.waitUntilIndexed(deadlineMs, `the warm-up namespace ${namespace}`);
   console.log(`warm-up: ${stats.rows} rows written to ${namespace} in ${stats.wall_s.toFixed(1)} s`);
@@ -96,12 +106,20 @@ function runConfiguration(
   configuration: Configuration,
   namespace: string,
   seed: number,
-  study: { startedAtMs: number; deadlineMs: number },
+  study: { startedAtMs: number; deadlineMs: number; index: number },
 ): ConfigurationData {
   const cells = plan.cells.filter((cell) => cell.configuration === configuration.name);
-  const polls = new PollSeries(client, namespace, c.rows, c.pollIntervalS * 1000, {
-    config: configuration.name,
-  });
+  console.log(
+    `${STATUS_PREFIX}${configurationStartLine(configuration, study.index, c.configurations.length, c.rows)}`,
+  );
+  const polls = new PollSeries(
+    client,
+    namespace,
+    c.rows,
+    c.pollIntervalS * 1000,
+    { config: configuration.name },
+    configuration.name,
+  );
   const ingested = ingest(c, client, configuration, namespace, seed, polls);
   polls.waitUntilIndexed(
     Math.min(study.deadlineMs, polls.origin + ingested.last_ack_ms + c.drainTimeoutS * 1000),

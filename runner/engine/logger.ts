@@ -30,15 +30,22 @@ export class Logger {
 
   constructor(private readonly options: LoggerOptions) {}
 
+  /** Wraps every line written to a terminal stream (the progress display puts them above its block). */
+  around: ((write: () => void) => void) | undefined;
+
   private write(line: string, fields?: Record<string, string>): void {
     const out =
       fields?.source === 'console' && this.options.consoleOutput
         ? `file=${this.options.consoleOutput}`
         : this.options.output;
     if (out === 'none') return;
-    if (out === 'stdout') process.stdout.write(`${line}\n`);
-    else if (out.startsWith('file=') && !this.failedFiles.has(out)) this.append(out.slice(5), line);
-    else process.stderr.write(`${line}\n`);
+    if (out.startsWith('file=') && !this.failedFiles.has(out)) {
+      this.append(out.slice(5), line);
+      return;
+    }
+    const stream = out === 'stdout' ? process.stdout : process.stderr;
+    if (this.around) this.around(() => stream.write(`${line}\n`));
+    else stream.write(`${line}\n`);
   }
 
   private append(file: string, line: string): void {

@@ -1,5 +1,8 @@
-// Per-scenario progress lines while the test runs: redrawn in place every 100 ms on a TTY, a new block every
-// second otherwise, plus a final render. Suppressed by --quiet.
+// Progress while the test runs. On a TTY, k6's block (a head line, one line per scenario) redrawn in place every
+// 100 ms, with log lines printed above it. Otherwise one short line per event (init done, setup(), the scenarios
+// running changed, teardown()) or every 10 s, where k6 prints the whole block every second: a log is read by a
+// person afterwards, and a 5-minute run should not print a thousand lines. Both end with the full block.
+// Suppressed by --quiet.
 import {
   IN_COMPLETED,
   IN_INTERRUPTED,
@@ -33,10 +36,26 @@ const MARKS: Record<ScenarioProgress['state'], string> = {
   interrupted: '✗',
 };
 
-function scenarioLine(p: ScenarioProgress, width: number, tty: boolean): string {
+/** The run's request counts so far (http_reqs and the failed share of http_req_failed). */
+export interface RequestCounts {
+  requests: number;
+  failed: number;
+}
+
+export type RunPhase = 'init' | 'setup' | 'running' | 'teardown';
+
+/** A non-TTY line is printed at least this often while nothing else happens. */
+export const LINE_INTERVAL_MS = 10_000;
+
+function scenarioLine(
+  p: ScenarioProgress,
+  width: number,
+  tty: boolean,
+  now: number,
+  testStart: number,
+): string {
   const c = p.config;
   const total = regularDuration(c);
-  const now = nowMs();
   const elapsed = p.state === 'waiting' ? 0 : Math.min(total, now - p.startedAt);
   let fraction = total > 0 ? elapsed / total : 0;
   const done = Atomics.load(p.block, SC_COMPLETED);
@@ -82,75 +101,191 @@ function scenarioLine(p: ScenarioProgress, width: number, tty: boolean): string 
     : `[${String(pct).padStart(4)}% ]`;
   const status =
     p.state === 'waiting'
-      ? `waiting ${fixedWidthTime(c.startTime - (now - p.startedAt), c.startTime)}`
+      ? `waiting ${fixedWidthTime(c.startTime - (now - testStart), c.startTime)}`
       : cols.join(' ');
   return `${c.name.padEnd(width)} ${MARKS[p.state]} ${bar} ${status}`;
+}
+
+/** ", 660 requests (50 failed)" once a request was made; k6's head line has no such part. */
+function requestsPart(counts: RequestCounts | undefined): string {
+  if (!counts || counts.requests === 0) return '';
+  return `, ${counts.requests} requests (${counts.failed} failed)`;
+}
+
+export interface ProgressOptions {
+  scenarios: ScenarioProgress[];
+  instance: Int32Array;
+  out: NodeJS.WritableStream & { isTTY?: boolean };
+  enabled: boolean;
+  maxDuration: number;
+  plannedVUs: number;
+  /** The run's request counts so far; none: the head line shows iterations only. */
+  counts?: () => RequestCounts;
+  /** Epoch ms (tests pass a fixed clock). */
+  now?: () => number;
 }
 
 export class ProgressDisplay {
   private timer: NodeJS.Timeout | undefined;
   private lastLines = 0;
-  private readonly started = nowMs();
+  private readonly now: () => number;
+  private readonly started: number;
   private readonly tty: boolean;
+  private phaseValue: RunPhase = 'init';
+  private phaseStarted: number;
+  /** When the scenarios' clock started (their startTime counts from it). */
+  private testStart: number;
+  /** Non-TTY: what the last line said happened, and when it was printed. */
+  private lastEvent = '';
+  private lastLineAt = 0;
+  /** The scenarios running at the last look that found any. */
+  private runningKey = '';
 
-  constructor(
-    private readonly scenarios: ScenarioProgress[],
-    private readonly instance: Int32Array,
-    private readonly out: NodeJS.WriteStream,
-    private readonly enabled: boolean,
-    private readonly maxDuration: number,
-    private readonly plannedVUs: number,
-  ) {
-    this.tty = Boolean(out.isTTY);
+  constructor(private readonly o: ProgressOptions) {
+    this.now = o.now ?? nowMs;
+    this.started = this.now();
+    this.phaseStarted = this.started;
+    this.testStart = this.started;
+    this.tty = Boolean(o.out.isTTY);
   }
 
-  /** What the first line shows: VU initialisation, setup(), the run, teardown(). */
-  phase: 'init' | 'setup' | 'running' | 'teardown' = 'init';
+  /** What the display shows: VU initialisation, setup(), the run, teardown(). */
+  get phase(): RunPhase {
+    return this.phaseValue;
+  }
 
-  render(): string[] {
-    const active = Atomics.load(this.instance, IN_VUS_ACTIVE);
-    const init = Atomics.load(this.instance, IN_VUS_INITIALIZED);
+  set phase(phase: RunPhase) {
+    if (phase === this.phaseValue) return;
+    this.phaseValue = phase;
+    this.phaseStarted = this.now();
+    // Off a TTY the next tick (within a second) prints the change, once the scenarios have started.
+    if (phase === 'running') this.testStart = this.phaseStarted;
+  }
+
+  private sorted(): ScenarioProgress[] {
+    return [...this.o.scenarios].sort(
+      (a, b) => a.config.startTime - b.config.startTime || a.config.name.localeCompare(b.config.name),
+    );
+  }
+
+  private initLine(): { text: string; fraction: number; init: number } {
+    const init = Atomics.load(this.o.instance, IN_VUS_INITIALIZED);
+    const fraction = this.o.plannedVUs > 0 ? Math.min(1, init / this.o.plannedVUs) : 1;
+    return { text: `${init}/${this.o.plannedVUs} VUs initialized`, fraction, init };
+  }
+
+  private head(now: number): string {
+    const active = Atomics.load(this.o.instance, IN_VUS_ACTIVE);
+    const init = Atomics.load(this.o.instance, IN_VUS_INITIALIZED);
     const w = String(init).length;
+    // k6 prints the run clock as m:ss.s ("0m05.0s") up to 10 minutes, wider beyond.
+    const clock = fixedWidthTime(now - this.started, Math.max(60_000, Math.min(this.o.maxDuration, 599_999)));
+    return `running (${clock}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.o.instance, IN_COMPLETED)} complete and ${Atomics.load(this.o.instance, IN_INTERRUPTED)} interrupted iterations${requestsPart(this.o.counts?.())}`;
+  }
+
+  /** The TTY frame (and every display's final render): k6's block. */
+  render(): string[] {
+    const now = this.now();
     if (this.phase === 'init') {
-      const fraction = this.plannedVUs > 0 ? Math.min(1, init / this.plannedVUs) : 1;
+      const { text, fraction } = this.initLine();
       const bar = this.tty
         ? `[${'='.repeat(Math.floor(fraction * 40)).padEnd(40, '-')}]`
         : `[${String(Math.floor(fraction * 100)).padStart(4)}% ]`;
-      return [`Init ${bar} ${init}/${this.plannedVUs} VUs initialized`];
+      return [`Init ${bar} ${text}`];
     }
     if (this.phase === 'setup') return ['setup()'];
-    const elapsed = nowMs() - this.started;
-    // k6 prints the run clock as m:ss.s ("0m05.0s") up to 10 minutes, wider beyond.
-    const head = `running (${fixedWidthTime(elapsed, Math.max(60_000, Math.min(this.maxDuration, 599_999)))}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.instance, IN_COMPLETED)} complete and ${Atomics.load(this.instance, IN_INTERRUPTED)} interrupted iterations`;
-    const width = Math.min(30, Math.max(...this.scenarios.map((s) => s.config.name.length)));
-    const sorted = [...this.scenarios].sort(
-      (a, b) => a.config.startTime - b.config.startTime || a.config.name.localeCompare(b.config.name),
-    );
-    const lines = [head, ...sorted.map((s) => scenarioLine(s, width, this.tty))];
+    const width = Math.min(30, Math.max(...this.o.scenarios.map((s) => s.config.name.length)));
+    const lines = [
+      this.head(now),
+      ...this.sorted().map((s) => scenarioLine(s, width, this.tty, now, this.testStart)),
+    ];
     if (this.phase === 'teardown') lines.push('teardown()');
     return lines;
+  }
+
+  /**
+   * The non-TTY line: what happens now, in one line. `event` is what changed since the last line (the phase, the
+   * scenarios running); a line is due when it differs or LINE_INTERVAL_MS passed.
+   */
+  line(): { event: string; text: string } {
+    const now = this.now();
+    const inPhase = fixedWidthTime(now - this.phaseStarted, Math.max(60_000, now - this.phaseStarted));
+    switch (this.phase) {
+      case 'init': {
+        const { text, init } = this.initLine();
+        return { event: `init ${init === this.o.plannedVUs}`, text: `init: ${text}` };
+      }
+      case 'setup':
+        return { event: 'setup', text: `setup() running for ${inPhase}` };
+      case 'teardown':
+        return { event: 'teardown', text: `teardown() running for ${inPhase}` };
+      default: {
+        const running = this.sorted().filter((s) => s.state === 'running' || s.state === 'stopping');
+        const parts = running.map((s) => {
+          const total = regularDuration(s.config);
+          const elapsed = Math.min(total, now - s.startedAt);
+          const mark = s.state === 'stopping' ? ' (stopping)' : '';
+          return `${s.config.name} ${fixedWidthTime(elapsed, total)}/${fixedWidthTime(total, total)}${mark}`;
+        });
+        // A scenario starting is an event; one ending is not (the next start or the next 10 s says so), so a
+        // run of many short scenarios one after another prints one line for each.
+        if (running.length > 0) this.runningKey = running.map((s) => s.config.name).join(',');
+        return {
+          event: `running ${this.runningKey}`,
+          text: `${this.head(now)}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}`,
+        };
+      }
+    }
+  }
+
+  /** One second of the non-TTY display: prints the line when it is due. */
+  tick(): void {
+    const { event, text } = this.line();
+    const now = this.now();
+    if (event === this.lastEvent && now - this.lastLineAt < LINE_INTERVAL_MS) return;
+    this.lastEvent = event;
+    this.lastLineAt = now;
+    this.o.out.write(`${text}\n`);
   }
 
   private draw(): void {
     const lines = this.render();
     if (this.tty) {
-      if (this.lastLines > 0) this.out.write(`\x1b[${this.lastLines}A`);
-      this.out.write(`${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
+      if (this.lastLines > 0) this.o.out.write(`\x1b[${this.lastLines}A`);
+      this.o.out.write(`${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
       this.lastLines = lines.length;
-    } else this.out.write(`${lines.join('\n')}\n\n`);
+    } else this.o.out.write(`${lines.join('\n')}\n\n`);
+  }
+
+  /**
+   * Runs `write` (a log line) so that it lands above the TTY block: the block is cleared, the line written, the
+   * block drawn again below it. Off a TTY the line is just written.
+   */
+  above(write: () => void): void {
+    if (!this.tty || !this.timer || this.lastLines === 0) {
+      write();
+      return;
+    }
+    this.o.out.write(`\x1b[${this.lastLines}A\x1b[J`);
+    this.lastLines = 0;
+    write();
+    this.draw();
   }
 
   start(): void {
-    if (!this.enabled) return;
-    this.timer = setInterval(() => this.draw(), this.tty ? 100 : 1000);
+    if (!this.o.enabled) return;
+    this.timer = this.tty ? setInterval(() => this.draw(), 100) : setInterval(() => this.tick(), 1000);
     this.timer.unref();
+    if (!this.tty) this.tick();
   }
 
   stop(): void {
-    if (!this.enabled) return;
+    if (!this.o.enabled) return;
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
     // The final render shows the run (k6 ends with the scenario lines, not the teardown() line).
-    if (this.phase !== 'init') this.phase = 'running';
+    if (this.phase !== 'init') this.phaseValue = 'running';
+    if (!this.tty) this.o.out.write('\n');
     this.draw();
   }
 }
