@@ -23,7 +23,7 @@ import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
 import type { MetricRegistry } from './metrics/registry';
 import { CounterSink, RateSink } from './metrics/sinks';
-import { createOutput, outputTargets } from './outputs/index';
+import { createOutput, outputTargets, splitSpec, WEB_DASHBOARD } from './outputs/index';
 import { ProgressDisplay, type RequestCounts } from './outputs/progress';
 import { type DashboardConfig, dashboardConfig } from './outputs/web-dashboard/config';
 import { WebDashboard } from './outputs/web-dashboard/index';
@@ -105,6 +105,11 @@ class Signals {
   }
 }
 
+/** What follows `web-dashboard=` in each `--out web-dashboard[=...]`. */
+function dashboardArgs(specs: readonly string[]): string[] {
+  return specs.map(splitSpec).flatMap((s) => (s.type === WEB_DASHBOARD ? [s.arg] : []));
+}
+
 /**
  * Every file the run will write that is known before it starts (--out files, --summary-export, the web dashboard's
  * export), checked before the script loads: a run must not spend its whole length only to lose its results.
@@ -112,7 +117,7 @@ class Signals {
  */
 function checkKnownOutputs(input: RunInput): DashboardConfig | undefined {
   const targets: OutputTarget[] = outputTargets(input.out, input.processEnv);
-  const dashboard = dashboardConfig(input.processEnv);
+  const dashboard = dashboardConfig(input.processEnv, dashboardArgs(input.out));
   if (dashboard?.exportPath) targets.push({ flag: 'K6_WEB_DASHBOARD_EXPORT', path: dashboard.exportPath });
   // k6 skips --summary-export with --summary-mode disabled, so it is not checked then.
   if (input.summaryExport && input.summaryMode !== 'disabled')
@@ -157,17 +162,20 @@ async function execute(
   dashboardConfig: DashboardConfig | undefined,
 ): Promise<number> {
   const { logger } = input;
-  const outputs = input.out.map((spec) =>
-    createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv, (message) =>
-      logger.error(message),
-    ),
-  );
+  const outputs = input.out
+    .filter((spec) => splitSpec(spec).type !== WEB_DASHBOARD)
+    .map((spec) =>
+      createOutput(spec, plan.thresholds, plan.systemTags, input.processEnv, (message) =>
+        logger.error(message),
+      ),
+    );
   const dashboard =
     dashboardConfig &&
     (await WebDashboard.start(dashboardConfig, {
       script: input.scriptPath,
       registry: plan.registry,
       onError: (message) => logger.error(message),
+      replay: input.remote?.replay,
     }));
   if (dashboardConfig?.openRequested)
     logger.warn(

@@ -8,9 +8,12 @@ import { JsonOutput } from './json';
 import type { Output, OutputErrorSink } from './output';
 import type { OutputTarget } from './writable';
 
-export const OUTPUT_TYPES = ['json', 'csv'];
+export const OUTPUT_TYPES = ['json', 'csv', 'web-dashboard'];
 
-function splitSpec(spec: string): { type: string; arg: string } {
+/** `--out web-dashboard[=params]` is not a sample sink like the others: run-test.ts starts it (web-dashboard/). */
+export const WEB_DASHBOARD = 'web-dashboard';
+
+export function splitSpec(spec: string): { type: string; arg: string } {
   const eq = spec.indexOf('=');
   return eq < 0 ? { type: spec, arg: '' } : { type: spec.slice(0, eq), arg: spec.slice(eq + 1) };
 }
@@ -35,9 +38,12 @@ export function outputTargets(
   specs: readonly string[],
   env: Record<string, string | undefined>,
 ): OutputTarget[] {
-  return specs.map((spec) => {
+  return specs.flatMap((spec) => {
     const { type, arg } = splitSpec(spec);
     switch (type) {
+      case WEB_DASHBOARD:
+        // Its export file is checked with the dashboard's variables (run-test.ts).
+        return [];
       case 'json':
         return { flag: '--out json', path: arg };
       case 'csv':

@@ -117,17 +117,31 @@ describe('K6_WEB_DASHBOARD and K6_WEB_DASHBOARD_EXPORT', () => {
 
   it.each([
     [
+      [],
       { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_HOST: '0.0.0.0' },
       'K6_WEB_DASHBOARD_HOST=0.0.0.0: bench serves the web dashboard on loopback only',
     ],
     [
+      [],
       { K6_WEB_DASHBOARD_EXPORT: '/nonexistent-dir/r.html' },
       'K6_WEB_DASHBOARD_EXPORT: cannot write "/nonexistent-dir/r.html"',
     ],
-  ])('%j: exit 255 before any request, naming the problem', async (env, message) => {
+    [
+      ['--out', 'web-dashboard=host=10.0.0.1&export=r.html'],
+      {},
+      'K6_WEB_DASHBOARD_HOST=10.0.0.1: bench serves the web dashboard on loopback only',
+    ],
+  ])('%j %j: exit 255 before any request, naming the problem', async (flags, env, message) => {
     const before = server.requests.length;
     const r = await bench(
-      ['run', '-q', '-e', `BASE=${server.url}`, join(ROOT, 'tests/report/fixtures/web-dashboard.js')],
+      [
+        'run',
+        '-q',
+        ...flags,
+        '-e',
+        `BASE=${server.url}`,
+        join(ROOT, 'tests/report/fixtures/web-dashboard.js'),
+      ],
       env,
     );
     expect(r.code).toBe(255);

@@ -61,7 +61,7 @@ describe('output paths known before the run', () => {
   it('an unknown output type or a bad csv option exits 255 as in k6', async () => {
     const xml = await bench(['run', '-q', '--out', 'xml=a.xml', FIXTURE]);
     expect(xml.code).toBe(255);
-    expect(xml.stderr).toContain("invalid output type 'xml', available types are: json, csv");
+    expect(xml.stderr).toContain("invalid output type 'xml', available types are: json, csv, web-dashboard");
     const csv = await bench(['run', '-q', '--out', 'csv=fileName=a.csv,colour=red', FIXTURE]);
     expect(csv.code).toBe(255);
     expect(csv.stderr).toContain(`could not create the 'csv' output: unknown csv output option "colour"`);

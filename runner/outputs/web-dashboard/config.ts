@@ -7,6 +7,8 @@
 //   K6_WEB_DASHBOARD_OPEN         k6 opens a browser; bench prints the address instead (a warning says so)
 //   K6_WEB_DASHBOARD_EXPORT=FILE  a self-contained HTML report written at the end; bench writes it with or without
 //                                 K6_WEB_DASHBOARD (newer k6 has the dashboard on by default, so both write it)
+// `--out web-dashboard[=host=H&port=P&period=D&open&export=FILE]` (the output's own query-string parameters) turns
+// it on as K6_WEB_DASHBOARD=true does; its parameters win over the variables.
 import { isIP } from 'node:net';
 import { BenchError } from '../../errors';
 import { EXIT_GENERIC_ERROR } from '../../exit-codes';
@@ -78,9 +80,44 @@ function period(raw: string | undefined): number {
   return ms;
 }
 
-/** The dashboard the environment asks for, or undefined when it asks for none; throws on a bad value. */
-export function dashboardConfig(env: Record<string, string | undefined>): DashboardConfig | undefined {
-  if (bool('K6_NO_WEB_DASHBOARD', env.K6_NO_WEB_DASHBOARD)) return undefined;
+const PARAMETERS: Record<string, string> = {
+  host: 'K6_WEB_DASHBOARD_HOST',
+  port: 'K6_WEB_DASHBOARD_PORT',
+  period: 'K6_WEB_DASHBOARD_PERIOD',
+  open: 'K6_WEB_DASHBOARD_OPEN',
+  export: 'K6_WEB_DASHBOARD_EXPORT',
+};
+
+/** The variables with `--out web-dashboard=...`'s parameters laid over them (each such --out turns it on). */
+function withOutParameters(
+  env: Record<string, string | undefined>,
+  outArgs: readonly string[],
+): Record<string, string | undefined> {
+  if (outArgs.length === 0) return env;
+  const out: Record<string, string | undefined> = { ...env, K6_WEB_DASHBOARD: 'true' };
+  for (const arg of outArgs)
+    for (const [key, value] of new URLSearchParams(arg)) {
+      const name = PARAMETERS[key];
+      if (!name)
+        fail(
+          `--out web-dashboard: unknown parameter '${key}': use ${Object.keys(PARAMETERS).join(', ')} (as in --out 'web-dashboard=port=0&export=report.html')`,
+        );
+      // A bare `open` means open=true.
+      out[name] = key === 'open' && value === '' ? 'true' : value;
+    }
+  return out;
+}
+
+/**
+ * The dashboard the environment and the `--out web-dashboard` arguments (what follows `=`, "" for none) ask for, or
+ * undefined when they ask for none; throws on a bad value.
+ */
+export function dashboardConfig(
+  processEnv: Record<string, string | undefined>,
+  outArgs: readonly string[] = [],
+): DashboardConfig | undefined {
+  if (bool('K6_NO_WEB_DASHBOARD', processEnv.K6_NO_WEB_DASHBOARD)) return undefined;
+  const env = withOutParameters(processEnv, outArgs);
   const enabled = bool('K6_WEB_DASHBOARD', env.K6_WEB_DASHBOARD);
   const exportRaw = env.K6_WEB_DASHBOARD_EXPORT?.trim() ?? '';
   if (!enabled && exportRaw === '') return undefined;

@@ -76,6 +76,16 @@ describe('web dashboard data', () => {
     ]);
   });
 
+  it('keeps every period open for a replay, whose streams arrive one after another', () => {
+    const r = new DashboardRecorder(1000, false);
+    for (const t of [T0 + 5000, T0 + 5100, T0, T0 + 2500, T0 - 1000]) r.write(reqs, t, 1, { tags: {} });
+    const sums = r.data().periods.map((p) => {
+      const f = p.get(seriesKey('http_reqs', ''));
+      return f?.type === 'counter' ? f.sum : 0;
+    });
+    expect(sums).toEqual([1, 1, 0, 1, 0, 0, 2]); // from T0 - 1000 to T0 + 5100, periods aligned to the first sample
+  });
+
   it('charts exact series: rates per second, percentiles, failures by status, custom trends', () => {
     const { charts, notes } = dashboardCharts(recorded().data());
     expect(notes).toEqual([]);
@@ -180,6 +190,26 @@ describe('web dashboard variables', () => {
         K6_WEB_DASHBOARD_PERIOD: '2s',
       }),
     ).toMatchObject({ host: '::1', periodMs: 2000 });
+  });
+
+  it("takes --out web-dashboard's query-string parameters over the variables", () => {
+    expect(dashboardConfig({ K6_WEB_DASHBOARD_PORT: '7000' }, [''])).toMatchObject({
+      serve: true,
+      port: 7000,
+    });
+    expect(
+      dashboardConfig({ K6_WEB_DASHBOARD_PORT: '7000' }, ['port=0&period=2s&open&export=out/r.html']),
+    ).toEqual({
+      serve: true,
+      host: '127.0.0.1',
+      port: 0,
+      periodMs: 2000,
+      exportPath: 'out/r.html',
+      openRequested: true,
+    });
+    expect(() => dashboardConfig({}, ['prot=1'])).toThrow(
+      "--out web-dashboard: unknown parameter 'prot': use host, port, period, open, export",
+    );
   });
 
   it.each([

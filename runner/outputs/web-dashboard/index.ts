@@ -22,6 +22,8 @@ export interface DashboardContext {
   registry: MetricRegistry;
   /** Errors (an export that cannot be written) go here; the run and its exit code go on. */
   onError(message: string): void;
+  /** Samples from the past, in any order (bench merge). */
+  replay?: boolean;
 }
 
 /** Every metric with samples, over the whole test so far, sorted by name (as the end-of-test summary). */
@@ -58,7 +60,7 @@ export class WebDashboard {
     private readonly config: DashboardConfig,
     private readonly ctx: DashboardContext,
   ) {
-    this.recorder = new DashboardRecorder(config.periodMs);
+    this.recorder = new DashboardRecorder(config.periodMs, ctx.replay !== true);
   }
 
   /** Starts the live page when asked for; throws (before the test starts) when its port cannot be had. */

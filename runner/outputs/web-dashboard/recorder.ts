@@ -2,7 +2,8 @@
 // (the `scenario` tag; "" is the whole test). A period's values are exact (all of its samples, percentiles by k6's
 // interpolation); once the samples are two periods past it, it is reduced to its figures and its samples dropped, so
 // memory grows with the number of periods, not of samples. A sample later than that (rare: VU batches flush every
-// few hundred ms) counts in the oldest period still open.
+// few hundred ms) counts in the oldest period still open. Replayed samples (bench merge reads one stream after
+// another) arrive out of order: there every period stays open until the end.
 import type { Series } from '../../metrics/aggregator';
 import type { Metric } from '../../metrics/registry';
 import { type AnySink, CounterSink, createSink, GaugeSink, RateSink } from '../../metrics/sinks';
@@ -92,8 +93,14 @@ export class DashboardRecorder {
   private readonly scenarioSet = new Set<string>();
   private readonly trends: { name: string; time: boolean }[] = [];
   private readonly checks = new Map<string, CheckTotal>();
+  /** Without settling: every period by its index from the first sample (negative: earlier samples came later). */
+  private readonly unsettled = new Map<number, OpenPeriod>();
 
-  constructor(private readonly periodMs: number) {}
+  /** `settle` false: samples arrive in any order (a replay), so no period is reduced before the end. */
+  constructor(
+    private readonly periodMs: number,
+    private readonly settles = true,
+  ) {}
 
   write(metric: Metric, time: number, value: number, series: Series): void {
     const custom = !metric.builtin;
@@ -106,7 +113,8 @@ export class DashboardRecorder {
     }
     if (custom && !this.trends.some((t) => t.name === metric.name))
       this.trends.push({ name: metric.name, time: metric.contains === 'time' });
-    const period = this.periodAt(Math.max(0, Math.floor((time - this.origin) / this.periodMs)));
+    const index = Math.floor((time - this.origin) / this.periodMs);
+    const period = this.settles ? this.periodAt(Math.max(0, index)) : this.unsettledAt(index);
     this.add(period, metric, '', value);
     if (scenario !== '') this.add(period, metric, scenario, value);
     if (metric.name === 'http_req_failed' && value !== 0) {
@@ -141,9 +149,18 @@ export class DashboardRecorder {
   private periodAt(i: number): OpenPeriod {
     const first = this.settled.length;
     if (i < first) return this.open[0] ?? this.periodAt(first);
-    while (first + this.open.length <= i) this.open.push({ sinks: new Map(), failed: new Map() });
+    while (first + this.open.length <= i) this.open.push(emptyPeriod());
     while (this.open.length > 0 && this.settled.length < i - 1) this.settle();
     return this.open[i - this.settled.length];
+  }
+
+  private unsettledAt(i: number): OpenPeriod {
+    let p = this.unsettled.get(i);
+    if (!p) {
+      p = emptyPeriod();
+      this.unsettled.set(i, p);
+    }
+    return p;
   }
 
   private settle(): void {
@@ -155,15 +172,26 @@ export class DashboardRecorder {
 
   /** Everything so far (the open periods reduced as they stand). */
   data(): DashboardData {
+    let open = this.open;
+    if (!this.settles && this.unsettled.size > 0) {
+      const indices = [...this.unsettled.keys()];
+      const first = Math.min(...indices);
+      const count = Math.max(...indices) - first + 1;
+      open = Array.from({ length: count }, (_, i) => this.unsettled.get(first + i) ?? emptyPeriod());
+    }
     return {
       periodS: this.periodMs / 1000,
       scenarios: [...this.scenarios],
       trends: this.trends.map((t) => ({ ...t })),
-      periods: [...this.settled, ...this.open.map(reduce)],
-      failedByStatus: [...this.settledFailed, ...this.open.map((p) => new Map(p.failed))],
+      periods: [...this.settled, ...open.map(reduce)],
+      failedByStatus: [...this.settledFailed, ...open.map((p) => new Map(p.failed))],
       checks: [...this.checks.values()].map((c) => ({ ...c })),
     };
   }
+}
+
+function emptyPeriod(): OpenPeriod {
+  return { sinks: new Map(), failed: new Map() };
 }
 
 function reduce(p: OpenPeriod): Map<string, PeriodFigures> {
