@@ -9,7 +9,8 @@ import { Clock } from './clock';
 
 /** What the scheduler needs of an alarm: one pending call at a time (./clock.ts). */
 export interface Alarm {
-  set(due: number, fire: () => void): void;
+  /** `then`: the due of the alarm likely to be set next (a hint the alarm may prepare for). */
+  set(due: number, fire: () => void, then?: number): void;
   cancel(): void;
 }
 
@@ -92,7 +93,10 @@ export class StartScheduler {
     if (due === this.alarmDue) return;
     this.alarmDue = due;
     this.alarm ??= new Clock();
-    this.alarm.set(due, this.turn);
+    // The next start after this one is the earlier of the root's children: the clock arms it as it fires this one.
+    const heap = this.heap;
+    const then = Math.min(heap[1]?.due ?? Number.POSITIVE_INFINITY, heap[2]?.due ?? Number.POSITIVE_INFINITY);
+    this.alarm.set(due, this.turn, Number.isFinite(then) ? then : undefined);
   }
 
   private watch(stop: Int32Array): void {
