@@ -68,11 +68,56 @@ describe('emulator flags', () => {
     [['--host', '10.0.0.5'], '--host 10.0.0.5 is not a loopback address'],
     [['--truncate-damaged-log'], '--truncate-damaged-log: only applies with --data-dir'],
     [['--max-inflight-bytes', '0'], '--max-inflight-bytes: must be above 0'],
+    [['--latency-model', 'fast'], '--latency-model: expected "service" or "none", got "fast"'],
+    [
+      ['--latency-model', 'none', '--commit-interval', '1s'],
+      '--commit-interval: has no effect with --latency-model none',
+    ],
+    [
+      ['--commit-interval', '5'],
+      '--commit-interval: expected a duration of 0 or more with its unit, like "12ms" or "1s", got "5"',
+    ],
+    [['--strong-read-latency=-3ms'], '--strong-read-latency: expected a duration of 0 or more'],
+    [['--cold-round-trips', '2.5'], '--cold-round-trips: expected a whole number from 0 to 100, got "2.5"'],
     [['--nope'], "Unknown option '--nope'"],
     [['extra'], 'Unexpected argument'],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(ConfigError);
     expect(() => parseFlags(argv)).toThrow(message);
+  });
+
+  it('the latency model: the service figures by default, each settable, none switches it off', () => {
+    expect(DEFAULT_CONFIG.latency).toEqual({
+      strongReadMs: 12,
+      commitIntervalMs: 1000,
+      objectPutMs: 100,
+      objectGetMs: 63,
+      coldRoundTrips: 4,
+    });
+    expect(
+      parseFlags([
+        '--strong-read-latency',
+        '10ms',
+        '--commit-interval',
+        '200ms',
+        '--object-put-latency',
+        '0.05s',
+        '--object-get-latency',
+        '0',
+        '--cold-round-trips',
+        '3',
+      ]),
+    ).toMatchObject({
+      latency: {
+        strongReadMs: 10,
+        commitIntervalMs: 200,
+        objectPutMs: 50,
+        objectGetMs: 0,
+        coldRoundTrips: 3,
+      },
+    });
+    expect(parseFlags(['--latency-model', 'none'])).toMatchObject({ latency: null });
+    expect(parseFlags(['--latency-model', 'service'])).toEqual(DEFAULT_CONFIG);
   });
 
   it('binds elsewhere only with --allow-remote', () => {

@@ -1,6 +1,32 @@
 // The emulator's settings: defaults with units, the `bench emulator` flags that set them, and their checks.
 import { parseArgs } from 'node:util';
 import { parseSize } from '../lib/sizes';
+import { parseGoDuration } from '../runner/options/durations';
+
+/**
+ * The service's latency structure (`--latency-model service`, the default): waits, never CPU, each from a public
+ * figure (emulator/README.md, "Latency model"). `--latency-model none` is null: every answer as fast as the engine.
+ */
+export interface LatencyModel {
+  /** A strong query's freshness round trip to object storage (eventual queries skip it). @default 12 ms */
+  strongReadMs: number;
+  /** Group commit: a namespace starts at most one log commit per interval. @default 1000 ms */
+  commitIntervalMs: number;
+  /** One object-storage PUT: a commit is durable, and its writes acknowledged, this long after it starts. @default 100 ms */
+  objectPutMs: number;
+  /** One object-storage GET (a cold namespace's query pays `coldRoundTrips` of them). @default 63 ms */
+  objectGetMs: number;
+  /** Sequential object-storage reads that load a cold namespace into the cache. @default 4 */
+  coldRoundTrips: number;
+}
+
+export const SERVICE_LATENCY: Readonly<LatencyModel> = {
+  strongReadMs: 12, // published idle run: strong server p50 16 ms, eventual 4 ms; docs: ~10 ms floor, GCS p50 12-18 ms
+  commitIntervalMs: 1000, // architecture docs: at most 1 WAL entry per second per namespace
+  objectPutMs: 100, // architecture docs: S3 PUT p50 100 ms
+  objectGetMs: 63, // architecture docs: S3 GET p50 63 ms
+  coldRoundTrips: 4, // architecture docs: a cold query takes 3-4 round trips
+};
 
 export interface EmulatorConfig {
   /** Interface to bind. Loopback unless `allowRemote`. @default '127.0.0.1' */
@@ -35,6 +61,8 @@ export interface EmulatorConfig {
   querySlots: number;
   /** How long a query waits for slots before 429. @default 800 ms */
   queryWaitMs: number;
+  /** The service's latency structure; null = `--latency-model none` (answers as fast as the engine). */
+  latency: LatencyModel | null;
 }
 
 export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
@@ -51,6 +79,7 @@ export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
   maxInflightBytes: 2 ** 30, // 1 GiB: one largest write plus room for the others
   querySlots: 16,
   queryWaitMs: 800, // ms
+  latency: SERVICE_LATENCY,
 };
 
 export const USAGE = `Usage: bench emulator [flags]
@@ -67,6 +96,14 @@ Flags:
   --backlog-limit SIZE           unindexed bytes above which writes and strong queries get 429 (default 2GiB)
   --eventual-tail-limit SIZE     unindexed bytes an eventual query scans at most (default 128MiB)
   --index-throughput RATE        indexing pace, SIZE per second (e.g. 32MiB or 32MiB/s) or unlimited (default)
+  --latency-model MODEL          service (default): the waits below, as turbopuffer's architecture has them;
+                                 none: every answer as fast as the engine (no waits; the flags below are refused)
+  --strong-read-latency DURATION a strong query's freshness round trip to object storage (default 12ms)
+  --commit-interval DURATION     group commit: at most one log commit per namespace per interval (default 1s)
+  --object-put-latency DURATION  one object-storage PUT; a write is acknowledged once its commit's PUT ends
+                                 (default 100ms)
+  --object-get-latency DURATION  one object-storage GET (default 63ms)
+  --cold-round-trips N           GETs in sequence that load a cold namespace into the cache (default 4)
   --api-key KEY                  require "Authorization: Bearer KEY" (default: any token is accepted)
   --allow-remote                 allow a non-loopback --host (everyone who can reach it can write)
   -h, --help                     show this help
@@ -108,6 +145,49 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
+function durationFlag(flag: string, value: string): number {
+  // A unit is required: a bare "1" could mean a second or a millisecond.
+  const ms = parseGoDuration(value);
+  if (ms === undefined || !(ms >= 0) || !Number.isFinite(ms))
+    throw new ConfigError(
+      `--${flag}: expected a duration of 0 or more with its unit, like "12ms" or "1s", got "${value}"`,
+    );
+  return ms;
+}
+
+const LATENCY_FLAGS = {
+  'strong-read-latency': 'strongReadMs',
+  'commit-interval': 'commitIntervalMs',
+  'object-put-latency': 'objectPutMs',
+  'object-get-latency': 'objectGetMs',
+} as const satisfies Record<string, keyof LatencyModel>;
+
+function latencyFlags(v: Record<string, string | boolean | undefined>): LatencyModel | null {
+  const model = v['latency-model'] ?? 'service';
+  const given = [...Object.keys(LATENCY_FLAGS), 'cold-round-trips'].filter((f) => v[f] !== undefined);
+  if (model === 'none') {
+    if (given.length > 0)
+      throw new ConfigError(
+        `--${given[0]}: has no effect with --latency-model none; drop one of them (the default model is "service")`,
+      );
+    return null;
+  }
+  if (model !== 'service')
+    throw new ConfigError(`--latency-model: expected "service" or "none", got "${model}"`);
+  const latency: LatencyModel = { ...SERVICE_LATENCY };
+  for (const [flag, key] of Object.entries(LATENCY_FLAGS)) {
+    const value = v[flag];
+    if (typeof value === 'string') latency[key] = durationFlag(flag, value);
+  }
+  const trips = v['cold-round-trips'];
+  if (typeof trips === 'string') {
+    if (!/^\d+$/.test(trips) || Number(trips) > 100)
+      throw new ConfigError(`--cold-round-trips: expected a whole number from 0 to 100, got "${trips}"`);
+    latency.coldRoundTrips = Number(trips);
+  }
+  return latency;
+}
+
 /** `bench emulator` flags -> config, or 'help'. Throws ConfigError naming the flag on bad input. */
 export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>;
@@ -143,6 +223,7 @@ export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
     if (v['api-key'] === '') throw new ConfigError('--api-key: expected a non-empty key');
     config.apiKey = v['api-key'];
   }
+  config.latency = latencyFlags(v);
   config.allowRemote = v['allow-remote'] === true;
   if (!config.allowRemote && !isLoopbackHost(config.host))
     throw new ConfigError(
@@ -161,6 +242,12 @@ const OPTIONS = {
   'backlog-limit': { type: 'string' },
   'eventual-tail-limit': { type: 'string' },
   'index-throughput': { type: 'string' },
+  'latency-model': { type: 'string' },
+  'strong-read-latency': { type: 'string' },
+  'commit-interval': { type: 'string' },
+  'object-put-latency': { type: 'string' },
+  'object-get-latency': { type: 'string' },
+  'cold-round-trips': { type: 'string' },
   'api-key': { type: 'string' },
   'allow-remote': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

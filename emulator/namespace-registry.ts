@@ -1,4 +1,5 @@
-// All namespaces of one emulator: created by their first write, 404 for unknown names, deleted with their log.
+// All namespaces of one emulator: created by their first successful write, 404 for unknown names, deleted with
+// their log.
 // With a data directory each namespace's log lives in <dir>/namespaces/ns-<name>/ and is replayed on startup; the
 // logs are all checked before any is replayed, so damage anywhere refuses to start with one list of what is wrong.
 import type { Dirent } from 'node:fs';
@@ -114,7 +115,16 @@ export class NamespaceRegistry {
       await Promise.all(opened.map(({ wal }) => wal.close()));
       throw new DataDirError(refusal(problems, this.config.dataDir as string));
     }
-    for (const { name, wal } of opened) await this.replayNamespace(name, wal);
+    for (let i = 0; i < opened.length; i++) {
+      try {
+        await this.replayNamespace(opened[i].name, opened[i].wal);
+      } catch (error) {
+        // Nothing listens yet: close what was replayed and the logs not reached, then refuse to start.
+        await this.close();
+        await Promise.all(opened.slice(i + 1).map(({ wal }) => wal.close()));
+        throw error;
+      }
+    }
   }
 
   private async replayNamespace(name: string, wal: FileWal): Promise<void> {
@@ -133,12 +143,19 @@ export class NamespaceRegistry {
     for (const note of notes) this.log(`namespace ${name}: ${note}`);
     const ns = this.adopt(name, wal);
     let records = 0;
-    for await (const { seq, record } of wal.replay()) {
+    for await (const { seq, record, at } of wal.replay()) {
       try {
         await ns.replay(seq, record);
       } catch (error) {
-        this.log(
-          `namespace ${name}: skipped log record ${seq} that no longer applies: ${(error as Error).message}`,
+        // An acknowledged write that this emulator no longer accepts: skipping it would lose it quietly. recover()
+        // closes this namespace with the others.
+        const where = at ? ` (${at.file}, frame at byte ${at.offset})` : '';
+        throw new DataDirError(
+          `the data directory ${this.config.dataDir} holds an acknowledged write that no longer applies, so ` +
+            'starting would lose it. Nothing was changed:\n' +
+            `  - namespace ${JSON.stringify(name)}: log record ${seq}${where}: ${(error as Error).message}\n` +
+            'The record was accepted when it was written; this emulator refuses it now. Start the emulator version ' +
+            `that wrote it, or move ${wal.dir} out of the data directory to start without the namespace.`,
         );
       }
       records++;
@@ -147,6 +164,8 @@ export class NamespaceRegistry {
     const indexer = this.indexers.get(ns) as Indexer;
     if (indexedTo !== null) indexer.fastForward(indexedTo);
     indexer.kick();
+    // A restarted query node has nothing cached: the first query loads the namespace from object storage.
+    ns.cache.purge();
     if (records === 0) {
       // A namespace whose first write never completed.
       this.namespaces.delete(name);
@@ -167,8 +186,24 @@ export class NamespaceRegistry {
     return ns;
   }
 
-  /** The namespace, created (with its log) when it does not exist yet. */
-  async getOrCreate(name: string): Promise<Namespace> {
+  /**
+   * Runs a write on the namespace, creating it first when it does not exist. As on the service, only a successful
+   * write creates a namespace: one created here is dropped again when no write to it got into its log.
+   */
+  async writeTo<T>(name: string, work: (ns: Namespace) => Promise<T>): Promise<T> {
+    const ns = await this.getOrCreate(name);
+    ns.writesInFlight++;
+    try {
+      return await work(ns);
+    } finally {
+      ns.writesInFlight--;
+      if (ns.writesInFlight === 0 && ns.wal.lastSeq === 0 && this.namespaces.get(name) === ns)
+        await this.drop(name, ns);
+    }
+  }
+
+  /** The namespace, created (with its log) when it does not exist yet; writes go through writeTo. */
+  private async getOrCreate(name: string): Promise<Namespace> {
     checkNamespaceName(name);
     const existing = this.namespaces.get(name) ?? (await this.creating.get(name));
     if (existing && !existing.deleted) return existing;
@@ -194,7 +229,11 @@ export class NamespaceRegistry {
   }
 
   async delete(name: string): Promise<void> {
-    const ns = this.require(name);
+    await this.drop(name, this.require(name));
+  }
+
+  /** Removes a namespace and its log; a new one of the same name waits until the old log is gone. */
+  private async drop(name: string, ns: Namespace): Promise<void> {
     this.namespaces.delete(name);
     const indexer = this.indexers.get(ns);
     this.indexers.delete(ns);

@@ -1,17 +1,21 @@
 // One namespace: schema, documents, vector columns, attribute indexes and the write-ahead log, plus how far
-// indexing has got. Writes are serialized: validate, log (durable), apply, acknowledge. Reads take a view of the
-// state at a log position (strong: the head; eventual: the index cursor plus a bounded prefix of the tail).
+// indexing has got. Writes are serialized: validate, log (durable), apply; then, outside the lock so that writes
+// arriving meanwhile ride along, the group commit to object storage (group-commit.ts); then acknowledge. Reads take
+// a view of the state at a log position (strong: the committed head; eventual: the index cursor plus a bounded
+// prefix of the tail); applied writes past the committed head are invisible to both, and to the indexer.
 //
-//   log position:  0 ........ cursorPos ............ eventual horizon ........ headPos
-//                  |  indexed  |   unindexed tail: strong scans all of it           |
-//                              |  eventual scans up to the tail limit  |
+//   log position:  0 ........ cursorPos ............ eventual horizon ........ headPos ....... store.headPos
+//                  |  indexed  |   unindexed tail: strong scans all of it           | applied, |
+//                              |  eventual scans up to the tail limit  |              committing
 import { notFound } from './api-error';
 import { appendWriteVectors, applyWriteRows } from './apply-write';
 import { checkWriteBackpressure } from './backpressure';
 import { orInPlace, resizedCopy } from './bitset';
 import type { EmulatorConfig } from './config';
 import { DocStore } from './doc-store';
+import { GroupCommit } from './group-commit';
 import { AttributeIndex } from './index/attribute-index';
+import { NamespaceCache } from './namespace-cache';
 import { NamespaceSchema } from './namespace-schema';
 import { type PreparedWrite, prepareWrite } from './prepare-write';
 import { QueryGate } from './query-gate';
@@ -27,7 +31,12 @@ export type VectorColumnFactory = (spec: { dims: number; metric: DistanceMetric 
 
 export type NamespaceConfig = Pick<
   EmulatorConfig,
-  'backlogLimitBytes' | 'eventualTailLimitBytes' | 'indexBytesPerSecond' | 'querySlots' | 'queryWaitMs'
+  | 'backlogLimitBytes'
+  | 'eventualTailLimitBytes'
+  | 'indexBytesPerSecond'
+  | 'querySlots'
+  | 'queryWaitMs'
+  | 'latency'
 >;
 
 /** One logged write: where it sits in the log and what it changed, applied to approx_* once indexed. */
@@ -64,6 +73,8 @@ export class Namespace {
   readonly vectors = new Map<string, VectorSlot>();
   readonly attributeIndex = new AttributeIndex();
   readonly gate: QueryGate;
+  /** What a query node holds of this namespace (performance.cache_temperature); a new namespace is hot. */
+  readonly cache: NamespaceCache;
   createdAt = Date.now();
   updatedAt = this.createdAt;
   lastWriteAt = this.createdAt;
@@ -73,13 +84,22 @@ export class Namespace {
   approxRowCount = 0;
   approxLogicalBytes = 0;
   deleted = false;
-  /** Called after each applied write (the indexer listens). */
+  /** Writes begun through the registry and not yet answered (a namespace no write got into is dropped). */
+  writesInFlight = 0;
+  /** Called after each committed write: it is visible now (the indexer listens). */
   onWrite: () => void = () => {};
   /** Logical bytes of the live documents (maintained by apply-write.ts). */
   liveBytes = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
   private lock: Promise<unknown> = Promise.resolve();
+  /** Null without a latency model: a write is visible as soon as it is applied. */
+  private readonly commits: GroupCommit | null;
+  /** Applied writes whose commit is not durable yet, in seq order: where each ends and the rows after it. */
+  private readonly uncommitted: { seq: number; endPos: number; rows: number }[] = [];
+  /** End of the last committed write: what strong reads, eventual reads and the indexer see at most. */
+  private committedPos = 0;
+  private committedRows = 0;
 
   constructor(
     readonly name: string,
@@ -88,14 +108,23 @@ export class Namespace {
     readonly config: NamespaceConfig,
   ) {
     this.gate = new QueryGate(config.querySlots, config.queryWaitMs);
+    const latency = config.latency;
+    this.cache = new NamespaceCache(latency ? latency.coldRoundTrips * latency.objectGetMs : 0);
+    this.commits = latency
+      ? new GroupCommit({ intervalMs: latency.commitIntervalMs, putMs: latency.objectPutMs }, (seq) =>
+          this.committed(seq),
+        )
+      : null;
   }
 
+  /** The committed head: the end of the last write whose commit is durable (the indexer drains up to here). */
   get headPos(): number {
-    return this.store.headPos;
+    return this.committedPos;
   }
 
+  /** Committed bytes not yet indexed (metadata's index.unindexed_bytes; backpressure). */
   get unindexedBytes(): number {
-    return this.store.headPos - this.cursorPos;
+    return this.committedPos - this.cursorPos;
   }
 
   /** Runs `work` alone among this namespace's writes. */
@@ -105,11 +134,11 @@ export class Namespace {
     return run;
   }
 
-  /** Validates, logs and applies one write; resolves once it is durable and visible. */
+  /** Validates, logs and applies one write; resolves once it is durable (committed) and visible. */
   async write(req: WriteRequest, body: Buffer): Promise<WriteResult> {
     // Decoding needs no namespace state: do it in slices before taking the write lock.
     await decodeVectors(writeVectorBatches(req), DECODE_SLICE_ROWS, writeTurn);
-    return this.exclusive(async () => {
+    const { result, seq } = await this.exclusive(async () => {
       if (this.deleted) throw notFound(this.name);
       checkWriteBackpressure(req, {
         unindexedBytes: this.unindexedBytes,
@@ -120,8 +149,13 @@ export class Namespace {
       const timeMs = Date.now();
       const seq = await this.wal.append({ kind: 'write', timeMs, body });
       if (this.deleted) throw notFound(this.name);
-      return this.apply(prepared, seq, timeMs);
+      return { result: await this.apply(prepared, seq, timeMs), seq };
     });
+    if (this.commits) {
+      await this.commits.commit(seq);
+      if (this.deleted) throw notFound(this.name);
+    }
+    return result;
   }
 
   /** Re-applies a logged record during recovery (no logging, no backpressure). */
@@ -133,6 +167,8 @@ export class Namespace {
     });
     await decodeVectors(writeVectorBatches(req));
     await this.apply(prepareWrite(req, this), seq, record.timeMs);
+    this.commits?.startAfter(seq);
+    this.committed(seq);
   }
 
   vectorDims(name: string): number | null {
@@ -169,8 +205,19 @@ export class Namespace {
     }
     this.updatedAt = timeMs;
     if (applied.bytes > 0) this.lastWriteAt = timeMs;
-    this.onWrite();
+    this.uncommitted.push({ seq, endPos: store.headPos, rows: store.rowCount });
+    if (!this.commits) this.committed(seq);
     return { ...applied, rowsRemaining: prepared.rowsRemaining };
+  }
+
+  /** Writes up to `seq` are durable: readers and the indexer may see them. */
+  private committed(seq: number): void {
+    let last: { endPos: number; rows: number } | undefined;
+    while (this.uncommitted.length > 0 && this.uncommitted[0].seq <= seq) last = this.uncommitted.shift();
+    if (!last) return;
+    this.committedPos = last.endPos;
+    this.committedRows = last.rows;
+    this.onWrite();
   }
 
   /** The vector slot for a column, created (zero-filled for earlier rows) on first use. */
@@ -187,9 +234,14 @@ export class Namespace {
 
   /** The state a query reads. Eventual views stop at the last write that fits in the tail limit. */
   view(consistency: 'strong' | 'eventual'): ReadView {
-    let pos = this.store.headPos;
+    let pos = this.committedPos;
     if (consistency === 'eventual') pos = this.eventualHorizon();
-    const rows = pos >= this.store.headPos ? this.store.rowCount : this.store.rowsUpTo(pos);
+    const rows =
+      pos >= this.store.headPos
+        ? this.store.rowCount
+        : pos === this.committedPos
+          ? this.committedRows
+          : this.store.rowsUpTo(pos);
     return {
       consistency,
       pos,
@@ -201,7 +253,7 @@ export class Namespace {
 
   private eventualHorizon(): number {
     const limit = this.cursorPos + this.config.eventualTailLimitBytes;
-    if (limit >= this.store.headPos) return this.store.headPos;
+    if (limit >= this.committedPos) return this.committedPos;
     // The last whole write within the limit (writes are atomic).
     const last = this.lastPendingEntryBy(limit);
     return last ? Math.max(this.cursorPos, last.endPos) : this.cursorPos;
@@ -227,7 +279,7 @@ export class Namespace {
 
   /** Extends the indexes to log position `pos` (called by the indexer; never concurrently with itself). */
   async indexTo(pos: number): Promise<void> {
-    const target = Math.min(pos, this.store.headPos);
+    const target = Math.min(pos, this.committedPos);
     if (target <= this.cursorPos) return;
     const rows = this.store.rowsUpTo(target);
     await Promise.all([...this.vectors.values()].map((slot) => slot.column.indexTo(rows)));
@@ -273,7 +325,7 @@ export class Namespace {
         ? {
             status: 'updating',
             unindexed_bytes: unindexed,
-            unindexed_rows: this.store.rowCount - this.indexedRows,
+            unindexed_rows: this.committedRows - this.indexedRows,
           }
         : { status: 'up-to-date' };
     return {
@@ -304,6 +356,7 @@ export class Namespace {
 
   /** Closes the namespace; `destroy` also removes its log. Waits for in-flight writes. */
   close(destroy = false): Promise<void> {
+    this.commits?.close();
     return this.exclusive(async () => {
       this.deleted = true;
       await Promise.all([...this.vectors.values()].map((slot) => slot.column.close()));

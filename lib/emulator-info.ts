@@ -25,7 +25,20 @@ export interface EmulatorInfo {
     durable: boolean;
     /** --api-key was given (the key itself is never shown). */
     api_key_required: boolean;
+    /** The latency model (emulator/README.md "Latency model"), its waits in ms; `none`: no waits. */
+    latency_model: EmulatorLatencySettings;
   };
   /** The same settings as `bench emulator` flags, to start an equal emulator. */
   flags: string[];
 }
+
+export type EmulatorLatencySettings =
+  | { model: 'none' }
+  | {
+      model: 'service';
+      strong_read_ms: number;
+      commit_interval_ms: number;
+      object_put_ms: number;
+      object_get_ms: number;
+      cold_round_trips: number;
+    };

@@ -18,11 +18,12 @@ export const PROFILES = {
   },
   // `make test` runs this (tests/filter-cost/smoke.test.ts): every kind of configuration (baseline twice, a
   // cardinality without 1 %, one value, a range, a non-filterable twin), both consistencies and a sweep of 0.1, 1,
-  // 10 and 100 %, in under a minute. Tiny vectors keep setup short; 1 s windows are k6's shortest scenarios.
+  // 10 and 100 %, in under a minute. Tiny vectors keep setup short; 1 s windows are k6's shortest scenarios. The
+  // latency model is on with a group commit every 100 ms (an older architecture page's window) instead of 1 s.
   smoke: {
     description:
       'smoke profile: 6 configurations x 20,000 rows of 32-d vectors, 1 s windows (about a minute)',
-    emulator: [],
+    emulator: ['--commit-interval', '100ms'],
     env: {
       ROWS: '20000',
       DIMS: '32',

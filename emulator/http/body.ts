@@ -1,6 +1,7 @@
 // Reads a request body into one pooled buffer (no per-chunk concatenation, no fresh 40 MB allocation per write),
 // enforces the size limit (413) and the in-flight budget (429), and undoes gzip as a stream that stops at the limit:
-// a small compressed body never inflates past it, and the event loop only copies chunks the zlib thread produced.
+// a small compressed body never inflates past it, a body whose size field says more is counted without being kept,
+// and the event loop only copies chunks the zlib thread produced.
 import type { IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../api-error';
@@ -89,15 +90,44 @@ async function readRaw(
   return body;
 }
 
+function notGzip(error: unknown): ApiError {
+  return new ApiError(400, `request body is not valid gzip: ${(error as Error).message}`);
+}
+
+/**
+ * Inflates without keeping the output, counting it: 413 once it passes the limit, 400 when the stream is broken
+ * (a body cut short ends early); otherwise the inflated size.
+ */
+async function inflatedSize(compressed: Buffer, limit: number): Promise<number> {
+  const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+  gunzip.end(compressed);
+  let size = 0;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge(limit);
+    }
+    return size;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw notGzip(error);
+  } finally {
+    gunzip.destroy();
+  }
+}
+
 async function gunzipBounded(
   compressed: Buffer,
   pool: BufferPool,
   limit: number,
   allowance: BodyAllowance,
 ): Promise<Buffer> {
-  // The gzip trailer ends with the uncompressed size (mod 2^32, of the last member): never below the real size.
-  const claimed = compressed.length >= 18 ? compressed.readUInt32LE(compressed.length - 4) : 0;
-  if (claimed > limit) throw tooLarge(limit);
+  // A whole gzip body ends with its uncompressed size (mod 2^32, of the last member): never below the real size.
+  let claimed = compressed.length >= 18 ? compressed.readUInt32LE(compressed.length - 4) : 0;
+  // Above the limit: a bomb, or a body cut short whose last bytes only look like a size. Counting tells them apart
+  // (413 past the limit, 400 for a broken stream) without holding the output; a stream that ends under the limit
+  // has a size field that lied, and the count is its real size.
+  if (claimed > limit) claimed = await inflatedSize(compressed, limit);
   const initial = Math.max(INITIAL_BYTES, Math.min(claimed, limit, compressed.length * MAX_DEFLATE_RATIO));
   const out = new BodyBuffer(pool, allowance, limit, initial);
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
@@ -108,7 +138,7 @@ async function gunzipBounded(
   } catch (error) {
     out.release();
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, `request body is not valid gzip: ${(error as Error).message}`);
+    throw notGzip(error);
   } finally {
     gunzip.destroy();
   }

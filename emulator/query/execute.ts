@@ -3,6 +3,7 @@
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
 import type { Namespace, ReadView } from '../namespace';
+import { wait } from '../namespace-cache';
 import { queryExecution, serverTotal } from '../performance';
 import type { RowBitset } from '../vector/types';
 import {
@@ -96,13 +97,18 @@ export async function executeQuery(
   const release = await ns.gate.acquire(querySlots(req));
   try {
     const executionStarted = performance.now();
+    // Object storage first, as on the service: what a cold cache still has to load, then a strong query's
+    // freshness round trip (it learns the newest committed write, and the backlog, from it). Timers, not CPU.
+    const cache = ns.cache.read(req.queries.some((q) => q.disableCache));
+    const strongRead = req.consistency === 'strong' ? (ns.config.latency?.strongReadMs ?? 0) : 0;
+    await wait(cache.waitMs + strongRead);
     const view = planView(ns, req.consistency);
     const results: SubResult[] = [];
     for (const q of req.queries) results.push(await runOne(ns, view, q, req.vectorEncoding));
     const perf = {
       approx_namespace_size: ns.liveDocumentsIn(view),
-      cache_hit_ratio: 1,
-      cache_temperature: 'hot',
+      cache_hit_ratio: cache.hitRatio,
+      cache_temperature: cache.temperature,
       exhaustive_search_count: Math.max(0, ...results.map((r) => r.exhaustive)),
       ...queryExecution(executionStarted),
       ...serverTotal(startedAt),

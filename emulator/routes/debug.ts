@@ -1,8 +1,9 @@
-// Cache and recall endpoints: hint_cache_warm (202), the official benchmark's _debug/warm_cache and purge_cache
-// (accepted; the emulator's data is always in memory), and _debug/recall (ANN vs exact on sampled stored vectors).
-import type { EmulatorInfo } from '../../lib/emulator-info';
+// Cache and recall endpoints: hint_cache_warm (202, starts loading a cold namespace), the official benchmark's
+// _debug/warm_cache (loads it and answers once hot; 409 when it already was) and _debug/purge_cache (cold again), the
+// cache as namespace-cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
+import type { EmulatorInfo, EmulatorLatencySettings } from '../../lib/emulator-info';
 import { buildProvenance } from '../../lib/versions';
-import { badRequest } from '../api-error';
+import { ApiError, badRequest } from '../api-error';
 import { hasBit } from '../bitset';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
@@ -15,7 +16,7 @@ import { parseJsonBody } from '../wire/json-body';
 import type { Reply, RouteContext } from './context';
 
 export async function hintCacheWarmRoute(ctx: RouteContext): Promise<Reply> {
-  ctx.registry.require(ctx.params.ns);
+  ctx.registry.require(ctx.params.ns).cache.warm();
   return { status: 202, body: { status: 'ACCEPTED', message: 'cache warm hint accepted' } };
 }
 
@@ -46,6 +47,7 @@ export function emulatorInfo(c: EmulatorConfig): EmulatorInfo {
       query_wait_ms: c.queryWaitMs,
       durable: c.dataDir !== null,
       api_key_required: c.apiKey !== null,
+      latency_model: latencySettings(c),
     },
     flags: [
       '--backlog-limit',
@@ -56,12 +58,50 @@ export function emulatorInfo(c: EmulatorConfig): EmulatorInfo {
       pace === null ? 'unlimited' : String(pace),
       '--max-inflight-bytes',
       String(c.maxInflightBytes),
+      ...latencyFlags(c),
     ],
   };
 }
 
-export async function cacheDebugRoute(ctx: RouteContext): Promise<Reply> {
-  ctx.registry.require(ctx.params.ns);
+function latencySettings({ latency: l }: EmulatorConfig): EmulatorLatencySettings {
+  if (!l) return { model: 'none' };
+  return {
+    model: 'service',
+    strong_read_ms: l.strongReadMs,
+    commit_interval_ms: l.commitIntervalMs,
+    object_put_ms: l.objectPutMs,
+    object_get_ms: l.objectGetMs,
+    cold_round_trips: l.coldRoundTrips,
+  };
+}
+
+function latencyFlags({ latency: l }: EmulatorConfig): string[] {
+  if (!l) return ['--latency-model', 'none'];
+  return [
+    '--strong-read-latency',
+    `${l.strongReadMs}ms`,
+    '--commit-interval',
+    `${l.commitIntervalMs}ms`,
+    '--object-put-latency',
+    `${l.objectPutMs}ms`,
+    '--object-get-latency',
+    `${l.objectGetMs}ms`,
+    '--cold-round-trips',
+    String(l.coldRoundTrips),
+  ];
+}
+
+export async function warmCacheRoute(ctx: RouteContext): Promise<Reply> {
+  const { cache } = ctx.registry.require(ctx.params.ns);
+  // tpufbench reads 409 as "already warm"; without a latency model everything is always in memory: plain OK.
+  if (cache.modelled && cache.temperature === 'hot')
+    throw new ApiError(409, 'the namespace cache is already warm');
+  await cache.warmed();
+  return { body: { status: 'OK' } };
+}
+
+export async function purgeCacheRoute(ctx: RouteContext): Promise<Reply> {
+  ctx.registry.require(ctx.params.ns).cache.purge();
   return { body: { status: 'OK' } };
 }
 

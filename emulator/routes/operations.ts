@@ -6,7 +6,7 @@
 // documents already copied are in the log like any write.
 import { randomUUID } from 'node:crypto';
 import { ApiError, badRequest, envelope } from '../api-error';
-import type { NamespaceRegistry } from '../namespace-registry';
+import { checkNamespaceName, type NamespaceRegistry } from '../namespace-registry';
 import { parseJsonBody } from '../wire/json-body';
 import { plainAllocator } from '../wire/vectors';
 import { parseWriteRequest } from '../wire/write-request';
@@ -61,10 +61,11 @@ export async function startAsyncRoute(ctx: RouteContext): Promise<Reply> {
     throw badRequest('copy_from_namespace: expected {"source_namespace": name}');
   // What can be refused at once is refused at once (unknown source, non-empty destination).
   const source = ctx.registry.require(request.copyFromNamespace);
-  const dest = await ctx.registry.getOrCreate(ctx.params.ns);
-  checkCopyDestination(dest);
+  const existing = ctx.registry.get(ctx.params.ns);
+  if (existing) checkCopyDestination(existing);
+  else checkNamespaceName(ctx.params.ns);
   const op: Operation = {
-    namespace: dest.name,
+    namespace: ctx.params.ns,
     startTime: new Date().toISOString(),
     progress: 'starting',
     finished: null,
@@ -77,22 +78,28 @@ export async function startAsyncRoute(ctx: RouteContext): Promise<Reply> {
   const finish = (result: Record<string, unknown>) => {
     op.finished = { finishTime: new Date().toISOString(), result };
   };
-  copyDocuments(source, dest, (copied, total) => {
-    op.progress = `copied ${copied} of ${total} documents`;
-  }).then(
-    (result) => finish({ success: writeResponse(request, result, startedAt) }),
-    (error: unknown) => {
-      const status = error instanceof ApiError ? error.status : 500;
-      const message =
-        error instanceof ApiError ? error.message : `internal error: ${(error as Error)?.message}`;
-      finish({ error: { status_code: status, detail: envelope(message) } });
-    },
-  );
+  // The copy is the destination's write: a copy that fails leaves no new namespace behind.
+  ctx.registry
+    .writeTo(ctx.params.ns, (dest) =>
+      copyDocuments(source, dest, (copied, total) => {
+        op.progress = `copied ${copied} of ${total} documents`;
+      }),
+    )
+    .then(
+      (result) => finish({ success: writeResponse(request, result, startedAt) }),
+      (error: unknown) => {
+        const status = error instanceof ApiError ? error.status : 500;
+        const message =
+          error instanceof ApiError ? error.message : `internal error: ${(error as Error)?.message}`;
+        finish({ error: { status_code: status, detail: envelope(message) } });
+      },
+    );
   return { body: { token } };
 }
 
 export async function pollOperationRoute(ctx: RouteContext): Promise<Reply> {
-  ctx.registry.require(ctx.params.ns);
+  // Not require(): a copy that failed into a new namespace left none, and its outcome is still to be read.
+  checkNamespaceName(ctx.params.ns);
   const op = operations(ctx.registry).get(ctx.params.token);
   if (!op || op.namespace !== ctx.params.ns)
     throw new ApiError(404, `operation '${ctx.params.token}' was not found in namespace '${ctx.params.ns}'`);

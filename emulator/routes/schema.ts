@@ -23,7 +23,10 @@ export async function updateSchemaRoute(ctx: RouteContext): Promise<Reply> {
     vectorDims: () => null,
     alloc: plainAllocator,
   });
-  const ns = await ctx.registry.getOrCreate(ctx.params.ns);
-  await ns.write(request, body);
-  return { body: ns.schema.describeForSchemaRoute() };
+  return {
+    body: await ctx.registry.writeTo(ctx.params.ns, async (ns) => {
+      await ns.write(request, body);
+      return ns.schema.describeForSchemaRoute();
+    }),
+  };
 }

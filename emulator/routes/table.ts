@@ -1,11 +1,12 @@
 // Every route the emulator serves: method, path pattern, handler. The only list of endpoints.
 import type { Handler } from './context';
 import {
-  cacheDebugRoute,
   emulatorSettingsRoute,
   emulatorStatsRoute,
   hintCacheWarmRoute,
+  purgeCacheRoute,
   recallRoute,
+  warmCacheRoute,
 } from './debug';
 import { metadataRoute, patchMetadataRoute } from './metadata';
 import { deleteRoute, listRoute } from './namespaces';
@@ -37,8 +38,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/namespaces/:ns/hint_cache_warm', handler: hintCacheWarmRoute },
   { method: 'POST', path: '/v1/namespaces/:ns/_debug/recall', handler: recallRoute },
   // The official benchmark calls these with GET; other methods are tolerated.
-  { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: cacheDebugRoute },
-  { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: cacheDebugRoute },
+  { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: warmCacheRoute },
+  { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: purgeCacheRoute },
   // Emulator-only: process memory and event-loop delay for scripts/bench-emulator.ts.
   { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute },
   // Emulator-only: version and settings, recorded in every result's target (lib/emulator-info.ts).

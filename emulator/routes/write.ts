@@ -1,9 +1,10 @@
 // POST /v2/namespaces/:ns: upserts, patches, deletes, filter writes and schema changes, atomically.
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
+import { checkNamespaceName } from '../namespace-registry';
 import { serverTotal } from '../performance';
 import type { FloatAllocator } from '../wire/vectors';
-import { readWriteBody, type WriteRequest } from '../wire/write-request';
+import { isEmptyWrite, readWriteBody, type WriteRequest } from '../wire/write-request';
 import { writeTurn } from '../write-turn';
 import type { Reply, RouteContext } from './context';
 import { copyDocuments } from './copy-from';
@@ -45,6 +46,7 @@ function pooledFloats(ctx: RouteContext): FloatAllocator {
 
 export async function writeRoute(ctx: RouteContext): Promise<Reply> {
   const name = ctx.params.ns;
+  checkNamespaceName(name);
   const body = await ctx.body();
   const existing = ctx.registry.get(name);
   const request = await readWriteBody(
@@ -70,14 +72,16 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
     );
   if (request.copyFromNamespace) {
     const source = ctx.registry.require(request.copyFromNamespace);
-    const ns = await ctx.registry.getOrCreate(name);
-    return { body: writeResponse(request, await copyDocuments(source, ns), ctx.startedAt) };
+    const result = await ctx.registry.writeTo(name, (ns) => copyDocuments(source, ns));
+    return { body: writeResponse(request, result, ctx.startedAt) };
   }
-  const ns: Namespace = await ctx.registry.getOrCreate(name);
-  if (Object.keys(request).length === 0) throw badRequest('request body: empty write');
-  // Reading the write's rows and decoding its first vectors are separate turns: together they held the event loop
-  // for tens of milliseconds on a 40 MB write, and a query arriving meanwhile waited for both.
-  await writeTurn();
-  const result = await ns.write(request, body);
+  if (isEmptyWrite(request))
+    throw badRequest('request body: empty write (nothing to upsert, patch, delete or declare)');
+  const result = await ctx.registry.writeTo(name, async (ns: Namespace) => {
+    // Reading the write's rows and decoding its first vectors are separate turns: together they held the event
+    // loop for tens of milliseconds on a 40 MB write, and a query arriving meanwhile waited for both.
+    await writeTurn();
+    return ns.write(request, body);
+  });
   return { body: writeResponse(request, result, ctx.startedAt) };
 }

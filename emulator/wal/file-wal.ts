@@ -24,7 +24,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { encodeHeader } from './record';
 import { scanSegment } from './scan';
-import type { WalRecord, WriteAheadLog } from './wal';
+import type { ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
 
 /** A new segment starts once the current one is this big. */
 export const SEGMENT_BYTES = 256 * 2 ** 20;
@@ -272,12 +272,15 @@ export class FileWal implements WriteAheadLog {
     });
   }
 
-  async *replay(): AsyncIterable<{ seq: number; record: WalRecord }> {
+  async *replay(): AsyncIterable<ReplayedRecord> {
     for (let i = 0; i < this.segments.length; i++) {
       const segment = this.segments[i];
       const records: WalRecord[] = [];
-      const scan = await scanSegment(segment.path, (record) => {
-        if (records.length < segment.records) records.push(record);
+      const offsets: number[] = [];
+      const scan = await scanSegment(segment.path, (record, offset) => {
+        if (records.length >= segment.records) return;
+        records.push(record);
+        offsets.push(offset);
       });
       if (scan.records < segment.records)
         throw new WalCorruptError({
@@ -287,7 +290,12 @@ export class FileWal implements WriteAheadLog {
           reason: 'the segment changed while the emulator was running',
           salvageable: true,
         });
-      for (let k = 0; k < records.length; k++) yield { seq: segment.firstSeq + k, record: records[k] };
+      for (let k = 0; k < records.length; k++)
+        yield {
+          seq: segment.firstSeq + k,
+          record: records[k],
+          at: { file: segment.path, offset: offsets[k] },
+        };
     }
   }
 

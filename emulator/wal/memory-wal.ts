@@ -1,7 +1,7 @@
 // The in-memory log used without --data-dir. It only numbers records: the namespace's in-memory state already holds
 // every acknowledged write, and keeping a second copy of each body would cost the fresh-memory page faults the body
 // path works to avoid (docs/engine-measurements.md §0).
-import type { WalRecord, WriteAheadLog } from './wal';
+import type { ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
 
 export class MemoryWal implements WriteAheadLog {
   private seq = 0;
@@ -13,7 +13,7 @@ export class MemoryWal implements WriteAheadLog {
     return ++this.seq;
   }
 
-  async *replay(): AsyncIterable<{ seq: number; record: WalRecord }> {}
+  async *replay(): AsyncIterable<ReplayedRecord> {}
 
   async markIndexed(seq: number): Promise<void> {
     this.indexed = Math.max(this.indexed, Math.min(seq, this.seq));

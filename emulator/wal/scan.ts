@@ -114,10 +114,10 @@ async function classify(
   return { torn: true };
 }
 
-/** Scans `path`, calling `onRecord` for every verified record in order. */
+/** Scans `path`, calling `onRecord` for every verified record in order, with the byte offset of its frame. */
 export async function scanSegment(
   path: string,
-  onRecord?: (record: WalRecord) => void | Promise<void>,
+  onRecord?: (record: WalRecord, offset: number) => void | Promise<void>,
 ): Promise<SegmentScan> {
   const handle = await open(path, 'r');
   try {
@@ -143,7 +143,7 @@ export async function scanSegment(
         return { records, goodBytes: offset, size, end };
       }
       if (onRecord)
-        await onRecord({ kind: frame.decoded.kind, timeMs: frame.decoded.timeMs, body: frame.body });
+        await onRecord({ kind: frame.decoded.kind, timeMs: frame.decoded.timeMs, body: frame.body }, offset);
       records++;
       offset = frame.end;
     }

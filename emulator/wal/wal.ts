@@ -18,11 +18,21 @@ export interface WalRecord {
   body: Buffer;
 }
 
+export interface ReplayedRecord {
+  seq: number;
+  record: WalRecord;
+  /** Where the record's frame starts on disk. */
+  at?: { file: string; offset: number };
+}
+
 export interface WriteAheadLog {
   /** Appends one record; resolves with its sequence number (1, 2, ...) once it is durable. */
   append(record: WalRecord): Promise<number>;
-  /** Every durable record, oldest first. A memory log holds none (nothing survives its process anyway). */
-  replay(): AsyncIterable<{ seq: number; record: WalRecord }>;
+  /**
+   * Every durable record, oldest first, with the file and byte offset of its frame where it has one. A memory log
+   * holds none (nothing survives its process anyway).
+   */
+  replay(): AsyncIterable<ReplayedRecord>;
   /** Records up to `seq` are indexed. */
   markIndexed(seq: number): Promise<void>;
   /** The last seq marked indexed (0 when none), as persisted. */

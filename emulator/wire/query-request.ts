@@ -38,6 +38,8 @@ export interface QuerySpec {
   exclude: string[] | null;
   aggregates: AggregateSpec[] | null;
   groupBy: GroupKey[] | null;
+  /** `disable_cache: true`: read around the cache, paying object storage as a cold query does. */
+  disableCache: boolean;
 }
 
 export interface QueryRequest {
@@ -242,6 +244,9 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
     body.rank_by === undefined || body.rank_by === null
       ? null
       : parseRankBy(body.rank_by, `${prefix}rank_by`);
+  const disableCache = body.disable_cache ?? false;
+  if (typeof disableCache !== 'boolean')
+    throw badRequest(`${prefix}disable_cache: expected true or false, got ${describeJson(disableCache)}`);
   const { topK, per } = parseLimit(body, prefix);
   if (per && rankBy?.kind !== 'order')
     throw badRequest(`${prefix}limit.per: only works with ordering by attributes`);
@@ -255,6 +260,7 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
     exclude,
     aggregates,
     groupBy,
+    disableCache,
   };
 }
 

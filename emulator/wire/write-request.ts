@@ -42,6 +42,22 @@ export interface WriteRequest {
   createNamespace: boolean | null;
 }
 
+/** A write that would change nothing: no documents, filter writes, schema, metric or namespace to create. */
+export function isEmptyWrite(req: WriteRequest): boolean {
+  return (
+    req.upserts.length === 0 &&
+    req.patches.length === 0 &&
+    req.deletes.length === 0 &&
+    req.deleteByFilter === undefined &&
+    req.patchByFilter === null &&
+    req.schema.size === 0 &&
+    req.idType === null &&
+    req.distanceMetric === null &&
+    req.copyFromNamespace === null &&
+    req.createNamespace !== true
+  );
+}
+
 export interface WriteWireContext {
   /** Vector columns the namespace already has (besides "vector", which always is one). */
   vectorColumns: ReadonlySet<string>;

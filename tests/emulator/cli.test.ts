@@ -77,6 +77,7 @@ describe('bench emulator (CLI)', () => {
   });
 
   it.each([
+    [['--latency-model', 'none', '--strong-read-latency', '12ms'], /--strong-read-latency: has no effect/],
     [['--port', 'eighty'], /--port: expected a whole number/],
     [['--backlog-limit', '2 elephants'], /--backlog-limit: invalid size/],
     [['--index-throughput', '0'], /--index-throughput: must be above 0/],
@@ -130,7 +131,8 @@ describe('bench emulator (CLI)', () => {
   it('keeps every acknowledged write across kill -9 with --data-dir, and drops a torn last record', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-emulator-'));
     dirs.push(dir);
-    const first = await start(['--data-dir', dir]);
+    // A short group commit: 22 writes one after another would take 22 s at the service's 1 s interval.
+    const first = await start(['--data-dir', dir, '--commit-interval', '10ms']);
     const acknowledged: number[] = [];
     for (let batch = 0; batch < 20; batch++) {
       const ids = Array.from({ length: 50 }, (_, i) => batch * 50 + i);

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataDirError } from '../../emulator/namespace-registry';
+import { FileWal } from '../../emulator/wal/file-wal';
 import { HEADER_BYTES } from '../../emulator/wal/record';
 import { startTestEmulator, type TestEmulator } from './harness';
 
@@ -179,6 +180,31 @@ describe('--data-dir: log damage', () => {
     ).toEqual({ seq: 3 });
     truncateSync(segmentOf(dataDir, 'emptied'), 0);
     expect((await refusal(dataDir)).message).toMatch(/records 1\.\.3 are missing/);
+  });
+
+  it('a record that is intact but no longer applies refuses to start, naming the record, file and byte', async () => {
+    const dataDir = tempDir();
+    const starts = await seed(dataDir, 'stale', 3);
+    // An acknowledged write that this emulator would refuse now: a string for the int attribute "batch".
+    const wal = await FileWal.open(join(dataDir, 'namespaces', 'ns-stale'));
+    const end = statSync(segmentOf(dataDir, 'stale')).size;
+    await wal.append({
+      kind: 'write',
+      timeMs: Date.now(),
+      body: Buffer.from('{"upsert_rows":[{"id":99,"batch":"x"}]}'),
+    });
+    await wal.close();
+    expect(starts).toHaveLength(3);
+    const before = readFileSync(segmentOf(dataDir, 'stale'));
+    const error = await refusal(dataDir);
+    expect(error.message).toContain(
+      `  - namespace "stale": log record 4 (${segmentOf(dataDir, 'stale')}, frame at byte ${end}): `,
+    );
+    expect(error.message).toMatch(/batch/);
+    expect(error.message).toMatch(
+      /holds an acknowledged write that no longer applies, so starting would lose it/,
+    );
+    expect(readFileSync(segmentOf(dataDir, 'stale')).equals(before)).toBe(true);
   });
 
   it('an empty log (a first write that never completed) starts without it', async () => {

@@ -1,6 +1,6 @@
 // --data-dir in-process: a clean restart replays every namespace (schema, documents, index progress), and a
 // namespace deleted and re-created at once keeps only its new life.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,19 @@ describe('--data-dir', () => {
       include_attributes: true,
     });
     expect(rows.body.rows).toEqual([{ id: 'a', vector: [1, 0], when: '2024-05-01T00:00:00.000Z', n: 1 }]);
+  });
+
+  it('a refused first write leaves no namespace directory behind, and nothing to recover', async () => {
+    const dataDir = tempDir();
+    emulator = await startTestEmulator({ dataDir });
+    const refused = await emulator.post('/v2/namespaces/never', { upsert_rows: [{ id: 1 }, { id: 1 }] });
+    expect(refused.status).toBe(400);
+    const root = join(dataDir, 'namespaces');
+    expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
+    await emulator.close();
+    emulator = await startTestEmulator({ dataDir });
+    expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
+    expect(emulator.logs.filter((l) => l.includes('never'))).toEqual([]);
   });
 
   it('a namespace deleted and written again at once keeps only the new write', async () => {

@@ -23,8 +23,12 @@ export async function startTestEmulator(
   factory: VectorColumnFactory = exactFactory().factory,
 ): Promise<TestEmulator> {
   const logs: string[] = [];
-  const emulator = await startEmulator({ ...DEFAULT_CONFIG, port: 0, ...overrides }, factory, (line) =>
-    logs.push(line),
+  // Behaviour tests run without the latency model (no group commit, no object-storage waits): each write would
+  // otherwise wait up to a second. The latency tests pass `latency` themselves.
+  const emulator = await startEmulator(
+    { ...DEFAULT_CONFIG, port: 0, latency: null, ...overrides },
+    factory,
+    (line) => logs.push(line),
   );
   const request = async (
     method: string,

@@ -1,5 +1,5 @@
-// Hostile input at the HTTP layer: gzip bombs stop at the body limit (or before inflating, when the gzip trailer
-// admits the size), bodies in flight across requests are bounded with a 429, "." and ".." never reach a namespace,
+// Hostile input at the HTTP layer: gzip bombs stop at the body limit (counted without keeping the output when the
+// gzip size field admits more), bodies cut short are a 400, bodies in flight across requests are bounded with a 429, "." and ".." never reach a namespace,
 // and a client that goes away mid-body is one quiet log line, not a 500.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
@@ -75,7 +75,7 @@ function raw(
 }
 
 describe('gzip bodies', () => {
-  it('three 600 MiB gzip bombs at once get 413 with the envelope before inflating; memory stays put', async () => {
+  it('three 600 MiB gzip bombs at once get 413 with the envelope, inflated without keeping it; memory stays put', async () => {
     emulator = await startTestEmulator();
     const bomb = gzipBomb(600);
     const url = emulator.url;
@@ -104,6 +104,23 @@ describe('gzip bodies', () => {
     expect(reply.body.error).toMatch(/exceeds the 4194304 byte limit/);
     // The emulator still answers normally.
     expect((await emulator.post('/v2/namespaces/ok', { upsert_rows: [{ id: 1 }] })).status).toBe(200);
+  });
+
+  it('a gzip body cut short gets 400 naming the body, also when its last bytes read as a size above the limit', async () => {
+    emulator = await startTestEmulator({ maxBodyBytes: 4 * MiB });
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, text: `row ${i} ${Math.sin(i)}` }));
+    const whole = zlib.gzipSync(Buffer.from(JSON.stringify({ upsert_rows: rows })));
+    // Cut where the 4 bytes before the cut, read as a gzip size field, say more than the 4 MiB limit.
+    let cut = whole.length - 100;
+    while (whole.readUInt32LE(cut - 4) <= 4 * MiB) cut--;
+    for (const body of [whole.subarray(0, cut), whole.subarray(0, whole.length - 3)]) {
+      const reply = await raw(emulator.url, 'POST', '/v2/namespaces/cut', body, {
+        'content-encoding': 'gzip',
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body.error).toMatch(/^request body is not valid gzip: unexpected end of file/);
+    }
+    expect((await emulator.get('/v2/namespaces/cut/metadata')).status).toBe(404);
   });
 
   it('a gzip body that is not gzip gets 400 naming the problem', async () => {

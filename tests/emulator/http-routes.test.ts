@@ -1,6 +1,6 @@
 // Every route and status code over HTTP: response shapes, the error envelope, and the 400/401/404/405/413/429 paths.
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exactFactory } from './exact-vector-column';
 import { b64, startTestEmulator, type TestEmulator } from './harness';
 
@@ -112,6 +112,35 @@ describe('POST /v2/namespaces/:ns (write)', () => {
     // Nothing of a refused write is applied.
     const count = await e.post('/v2/namespaces/docs/query', { aggregate_by: { n: ['Count'] } });
     expect(count.body.aggregations).toEqual({ n: 4 });
+  });
+
+  it('a refused write does not create the namespace it names; a successful one beside it does', async () => {
+    emulator = await startTestEmulator();
+    const refused = [
+      { upsert_rows: [{ id: 1 }, { id: 1 }] },
+      { upsert_rows: [{ id: 1, vector: 'not a vector' }] },
+      { deletes: [-1] },
+      {},
+    ];
+    for (const body of refused) expect((await emulator.post('/v2/namespaces/never', body)).status).toBe(400);
+    expect((await emulator.post('/v1/namespaces/never/schema', { n: { type: 'nonsense' } })).status).toBe(
+      400,
+    );
+    expect((await emulator.post('/v2/namespaces/never', { copy_from_namespace: 'missing' })).status).toBe(
+      404,
+    );
+    expect((await emulator.get('/v2/namespaces/never/metadata')).status).toBe(404);
+    expect((await emulator.get('/v1/namespaces/never/schema')).status).toBe(404);
+    expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
+    // A refused and an accepted write racing on a new name: the accepted one creates it.
+    const [bad, good] = await Promise.all([
+      emulator.post('/v2/namespaces/race', { upsert_rows: [{ id: 1 }, { id: 1 }] }),
+      emulator.post('/v2/namespaces/race', { upsert_rows: [{ id: 2 }] }),
+    ]);
+    expect([bad.status, good.status]).toEqual([400, 200]);
+    expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([{ id: 'race' }]);
+    const rows = await emulator.post('/v2/namespaces/race/query', { rank_by: ['id', 'asc'] });
+    expect(rows.body.rows).toEqual([{ id: 2 }]);
   });
 
   it('delete_by_filter, patch_by_filter and conditional writes', async () => {
@@ -282,7 +311,10 @@ describe('POST /v2/namespaces/:ns/query', () => {
     const e = await seeded({ querySlots: 3, queryWaitMs: 150 }, engine.factory);
     const knn = e.post('/v2/namespaces/docs/query', { rank_by: ['vector', 'kNN', [1, 0]] });
     const ann = e.post('/v2/namespaces/docs/query', { rank_by: ['vector', 'ANN', [1, 0]] });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The third query must find all 3 slots taken: wait until both hold theirs (a fixed sleep lost that race under
+    // load, and the third query then got a slot).
+    const gate = e.registry.require('docs').gate;
+    await vi.waitFor(() => expect(gate.inUse).toBe(3), { timeout: 10_000, interval: 5 });
     const started = performance.now();
     const third = await e.post('/v2/namespaces/docs/query', { rank_by: ['vector', 'ANN', [1, 0]] });
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
@@ -391,6 +423,7 @@ describe('namespace routes', () => {
       query_wait_ms: 800,
       durable: false,
       api_key_required: false,
+      latency_model: { model: 'none' },
     });
     expect(reply.body.flags).toEqual([
       '--backlog-limit',
@@ -401,6 +434,8 @@ describe('namespace routes', () => {
       '524288',
       '--max-inflight-bytes',
       '1073741824',
+      '--latency-model',
+      'none',
     ]);
     expect(reply.body.version).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -286,6 +286,7 @@ describe('official TypeScript SDK round trip', () => {
 
   it('400, 404 and 429 arrive as the SDK error classes with the error envelope', async () => {
     const ns = checked(client, 'ts-errors');
+    await ns.write({ upsert_rows: [{ id: 1, n: 1 }] });
     const duplicate = ns.write({
       upsert_rows: [
         { id: 1, n: 1 },
