@@ -107,7 +107,7 @@ describe('ProgressDisplay', () => {
       f.display.stop();
       expect(f.written).toEqual([
         '\x1b[2Ksetup()\n',
-        '\x1b[1A\x1b[J',
+        '\x1b[1A\x1b[2K\n\x1b[1A',
         'INFO[0002] seeding 1000 rows\n',
         '\x1b[2Ksetup()\n',
         '\x1b[1A',
@@ -164,5 +164,47 @@ describe('ProgressDisplay', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('keeps a live TTY frame within the terminal: the scenarios running and next, the rest counted, lines cut', () => {
+    let now = 1_000_000;
+    const windows = Array.from({ length: 40 }, (_, i) =>
+      scenario(`window_${String(i + 1).padStart(2, '0')}_strong`, {
+        executor: 'constant-arrival-rate',
+        rate: 10,
+        timeUnit: '1s',
+        duration: '10s',
+        preAllocatedVUs: 10,
+        startTime: `${i * 11}s`,
+      }),
+    );
+    const display = new ProgressDisplay({
+      scenarios: windows,
+      instance: newInt32Block(INSTANCE_WORDS),
+      out: { isTTY: true, rows: 8, columns: 70, write: () => true } as unknown as NodeJS.WritableStream,
+      enabled: true,
+      maxDuration: 440_000,
+      plannedVUs: 10,
+      now: () => now,
+    });
+    display.phase = 'running';
+    now += 25_000;
+    windows.forEach((w, i) => {
+      if (i < 2) w.state = 'done';
+      if (i === 2) {
+        w.state = 'running';
+        w.startedAt = now - 3_000;
+      }
+    });
+    expect(display.render(true)).toEqual([
+      'running (0m25.0s), 0/0 VUs, 0 complete and 0 interrupted iterations',
+      '✓ 2 of 40 scenarios done',
+      'window_03_strong   [===========>----------------------------] 0/0 VU…',
+      'window_04_strong • [>---------------------------------------] waitin…',
+      'window_05_strong • [>---------------------------------------] waitin…',
+      'window_06_strong • [>---------------------------------------] waitin…',
+      '• 34 more to run',
+    ]);
+    expect(display.render(false)).toHaveLength(41);
   });
 });

@@ -115,7 +115,8 @@ function requestsPart(counts: RequestCounts | undefined): string {
 export interface ProgressOptions {
   scenarios: ScenarioProgress[];
   instance: Int32Array;
-  out: NodeJS.WritableStream & { isTTY?: boolean };
+  /** rows/columns: a terminal's size; a live frame is kept within it so it can be redrawn in place. */
+  out: NodeJS.WritableStream & { isTTY?: boolean; rows?: number; columns?: number };
   enabled: boolean;
   maxDuration: number;
   plannedVUs: number;
@@ -183,8 +184,44 @@ export class ProgressDisplay {
     return `running (${clock}), ${String(active).padStart(w, '0')}/${init} VUs, ${Atomics.load(this.o.instance, IN_COMPLETED)} complete and ${Atomics.load(this.o.instance, IN_INTERRUPTED)} interrupted iterations${requestsPart(this.o.counts?.())}`;
   }
 
-  /** The TTY frame (and every display's final render): k6's block. */
-  render(): string[] {
+  /**
+   * The TTY frame (and every display's final render): k6's block. A live frame on a terminal keeps within its
+   * height and width (a taller block cannot be moved back over, and a wrapped line counts twice): the scenarios
+   * running and the next to start are shown, the rest counted.
+   */
+  render(live = false): string[] {
+    const lines = this.block();
+    const rows = live ? this.o.out.rows : undefined;
+    const columns = live ? this.o.out.columns : undefined;
+    const fitted = rows && lines.length > rows - 1 ? this.fitted(lines, rows - 1) : lines;
+    return columns ? fitted.map((l) => (l.length < columns ? l : `${l.slice(0, columns - 2)}…`)) : fitted;
+  }
+
+  private fitted(lines: string[], room: number): string[] {
+    if (this.phase === 'init' || this.phase === 'setup') return lines;
+    const sorted = this.sorted();
+    const scenarioLines = lines.slice(1, 1 + sorted.length);
+    const extra = lines.slice(1 + sorted.length);
+    const finished = (i: number) => sorted[i].state === 'done' || sorted[i].state === 'interrupted';
+    const done = sorted.filter((_, i) => finished(i)).length;
+    // The head, the summary of those done, the shown scenarios, the count of the rest, teardown().
+    const slots = Math.max(1, room - 3 - extra.length);
+    const shown: number[] = [];
+    for (const i of sorted.keys())
+      if (!finished(i) && sorted[i].state !== 'waiting' && shown.length < slots) shown.push(i);
+    for (const i of sorted.keys()) if (sorted[i].state === 'waiting' && shown.length < slots) shown.push(i);
+    shown.sort((a, b) => a - b);
+    const hidden = sorted.length - done - shown.length;
+    return [
+      lines[0],
+      ...(done > 0 ? [`✓ ${done} of ${sorted.length} scenarios done`] : []),
+      ...shown.map((i) => scenarioLines[i]),
+      ...(hidden > 0 ? [`• ${hidden} more to run`] : []),
+      ...extra,
+    ];
+  }
+
+  private block(): string[] {
     const now = this.now();
     if (this.phase === 'init') {
       const { text, fraction } = this.initLine();
@@ -248,8 +285,8 @@ export class ProgressDisplay {
     this.o.out.write(`${text}\n`);
   }
 
-  private draw(): void {
-    const lines = this.render();
+  private draw(live = true): void {
+    const lines = this.render(this.tty && live);
     if (this.tty) {
       if (this.lastLines > 0) this.o.out.write(`\x1b[${this.lastLines}A`);
       this.o.out.write(`${lines.map((l) => `\x1b[2K${l}`).join('\n')}\n`);
@@ -266,7 +303,9 @@ export class ProgressDisplay {
       write();
       return;
     }
-    this.o.out.write(`\x1b[${this.lastLines}A\x1b[J`);
+    // Line by line: clearing to the end of the screen from its top would push the screen into tmux's history.
+    const n = this.lastLines;
+    this.o.out.write(`\x1b[${n}A${'\x1b[2K\n'.repeat(n)}\x1b[${n}A`);
     this.lastLines = 0;
     write();
     this.draw();
@@ -286,6 +325,6 @@ export class ProgressDisplay {
     // The final render shows the run (k6 ends with the scenario lines, not the teardown() line).
     if (this.phase !== 'init') this.phaseValue = 'running';
     if (!this.tty) this.o.out.write('\n');
-    this.draw();
+    this.draw(false);
   }
 }
