@@ -44,20 +44,29 @@ export interface RunInput extends PrepareInput {
   handleSignals: boolean;
   /**
    * Set when this run is one instance of a test that another process coordinates (`bench run --instances`): setup
-   * runs there and `data` resolves with its result (JSON, undefined when it returned nothing) once this run's VUs
-   * are ready; teardown runs there too.
+   * and teardown run there. `ready()` is called once this run's VUs are initialised and resolves setup()'s result
+   * (JSON, undefined when it returned nothing) and when to start the scenarios (epoch ms: every instance starts at
+   * the same instant, so their arrival schedules add up to the unsegmented one); `gone` resolving stops the run (the
+   * coordinator ended).
    */
-  handedSetup?: { data: Promise<string | undefined> };
+  handedSetup?: { ready(): Promise<HandedSetup>; gone?: Promise<void> };
   /** Set when other processes run the scenarios and their samples arrive here (runner/instances/). */
   remote?: RemoteScenarios;
+}
+
+/** What the coordinator of `bench run --instances` hands each instance once setup() returned. */
+export interface HandedSetup {
+  setupData: string | undefined;
+  /** When the scenarios start (epoch ms); at once when absent or past. */
+  startAtMs?: number;
 }
 
 /** Scenarios that run elsewhere: this process runs setup, teardown and the summary on the samples they send. */
 export interface RemoteScenarios {
   /** The execution line of the header. */
   description: string;
-  /** Starts the instances before setup, so they initialise their VUs while it runs. */
-  start?(): void;
+  /** Starts the instances and resolves once their VUs are initialised (or `aborted` resolves), before setup. */
+  start?(aborted: Promise<void>): Promise<void>;
   /** Ends whatever start() began and run() did not finish (setup failed, an error). */
   stop?(): Promise<void>;
   /** Runs the scenarios to their end, feeding their samples to `aggregator`; `abort` stops the whole test. */
@@ -65,6 +74,8 @@ export interface RemoteScenarios {
     aggregator: Aggregator;
     registry: MetricRegistry;
     setupData: string | undefined;
+    /** The scenarios' latest hard end (ms after they start). */
+    maxDurationMs: number;
     aborted: Promise<void>;
     abort(code: number, message: string): void;
   }): Promise<void>;
@@ -251,6 +262,9 @@ async function execute(
     abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
   };
   if (signals.count > 0) signals.onFirst();
+  void input.handedSetup?.gone?.then(() =>
+    abort(EXIT_EXTERNAL_ABORT, 'the coordinating bench run ended: this instance stopped'),
+  );
 
   const runStart = nowMs();
   // Its worker starts with the first VU or realm connected to it (setup, teardown, VUs with a thread each).
@@ -349,7 +363,7 @@ async function execute(
   try {
     try {
       display.start();
-      if (input.remote) input.remote.start?.();
+      if (input.remote) await input.remote.start?.(aborted);
       else await pool.prepare(plan.plan.plannedPeak);
     } catch (error) {
       throw error instanceof BenchError
@@ -366,8 +380,14 @@ async function execute(
     const exported = plan.init.exports;
     const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
-    if (input.handedSetup) setupData = await input.handedSetup.data;
-    else if (exported.setup === 'function' && !noSetup) {
+    // Stopped while the VUs were initialised: no setup, so no teardown either.
+    if (isAborted) setupFailed = true;
+    else if (input.handedSetup) {
+      const handed = await input.handedSetup.ready();
+      setupData = handed.setupData;
+      const wait = (handed.startAtMs ?? 0) - Date.now();
+      if (wait > 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, wait)), aborted]);
+    } else if (exported.setup === 'function' && !noSetup) {
       display.phase = 'setup';
       const outcome = await runSetup(template, http, events, plan.setupTimeout);
       if (outcome.ok) setupData = outcome.data;
@@ -404,7 +424,14 @@ async function execute(
       };
       display.phase = 'running';
       if (input.remote)
-        await input.remote.run({ aggregator, registry: plan.registry, setupData, aborted, abort });
+        await input.remote.run({
+          aggregator,
+          registry: plan.registry,
+          setupData,
+          maxDurationMs: plan.plan.maxDuration,
+          aborted,
+          abort,
+        });
       else await Promise.all(plan.scenarios.map((c, i) => runScenario(c, progress[i], env)));
     }
 

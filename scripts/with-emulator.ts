@@ -26,6 +26,8 @@ export interface WithEmulatorOptions {
   stdio?: 'inherit' | 'pipe';
   /** Receives the runner's stdout and stderr when stdio is 'pipe'. */
   onOutput?: (chunk: string) => void;
+  /** Receives the runner's process once started (a test that may time out kills it in its afterAll). */
+  onSpawn?: (runner: ChildProcess) => void;
 }
 
 /** Starts the emulator and resolves its base URL (the first stdout line that is a URL). */
@@ -66,6 +68,29 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * SIGKILLs a process that is still running and every process below it (found before any is killed: `bench run
+ * --instances` puts its instances in their own process groups, and killed parents leave orphans to init).
+ */
+export function killProcessTree(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const children = new Map<number, number[]>();
+  for (const line of execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' }).split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const tree = [child.pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }
 
 function runnerVersion(): string {
@@ -131,6 +156,7 @@ export async function runBench(o: RunBenchOptions): Promise<number> {
       // which would skip teardown and handleSummary.
       detached: true,
     });
+    o.onSpawn?.(runner);
     if (o.stdio === 'pipe') {
       runner.stdout?.on('data', (d: Buffer) => o.onOutput?.(d.toString()));
       runner.stderr?.on('data', (d: Buffer) => o.onOutput?.(d.toString()));

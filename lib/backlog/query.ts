@@ -1,6 +1,7 @@
 // Experiment 1's query iteration: one ANN query whose consistency and `phase` tag come from this VU's phase
 // tracker, its time-series bucket as the `ts` tag; its samples recorded with the same tags (lib/query-samples.ts).
-// After the last cell it does nothing.
+// After the last cell it sends nothing (a closed-loop worker idles a second instead).
+import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { MetadataPoller } from '../metadata-poll';
 import { intendedStartMs, recordQuery } from '../query-samples';
@@ -25,7 +26,12 @@ export function makeQuery(config: BacklogConfig, client: TurbopufferClient): (da
       new MetadataPoller(() => client.metadata(data.namespace, { role: 'query' }), TICK_MS),
     );
     const { slot } = tracker.update(Date.now(), false);
-    if (slot.stage === 'done') return;
+    if (slot.stage === 'done') {
+      // A closed-loop worker whose iterations returned at once would spin until the scenario's end (phases often end
+      // well before the bound it is sized for); an arrival-rate iteration is paced by its executor already.
+      if (config.load.mode === 'workers') sleep(1);
+      return;
+    }
     // Between cells the load goes on (eventual, tagged `transition`) so the service sees a steady stream.
     const tags = {
       phase: phaseTag(slot),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { Logger } from '../engine/logger';
 import { usageError } from '../errors';
-import { INSTANCE_ENV, instancesHost, setupDataFromStdin } from '../instances/instances';
+import { coordinatorLink, INSTANCE_ENV, instancesHost } from '../instances/instances';
 import { checkOutputTargets, type OutputTarget } from '../outputs/writable';
 import { runTest } from '../run-test';
 import { type ParsedRun, parseRunFlags, runHelp } from './flags';
@@ -98,6 +98,6 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
       instances > 1
         ? instancesHost({ argv: flags.argv, script: flags.script, n: instances, env, stderr: process.stderr })
         : undefined,
-    handedSetup: handed === undefined ? undefined : { data: setupDataFromStdin(process.stdin) },
+    handedSetup: handed === undefined ? undefined : coordinatorLink(process.stdin, process.stdout),
   });
 }

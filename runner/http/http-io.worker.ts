@@ -2,6 +2,7 @@
 // on its own connection pool (runner/http/vu-connection.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { publishLoopLag } from '../metrics/loop-lag';
+import { undici } from './undici';
 import { VuConnection } from './vu-connection';
 import type { IoControlMessage, IoStatusMessage, IoWorkerData, VuToIoMessage } from './wire';
 
@@ -44,3 +45,7 @@ control.on('message', async (message: IoControlMessage) => {
   }
 });
 post({ t: 'ready' });
+// This thread starts when the first realm is connected to it, and that realm is about to send requests: undici is
+// loaded now, while the VUs initialise, rather than by the first request (0.1-0.2 s of CPU, seconds on a loaded
+// machine: a run without setup(), such as an instance of `bench run --instances`, started with its VUs all busy).
+setImmediate(() => undici());

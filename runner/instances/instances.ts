@@ -1,10 +1,15 @@
 // `bench run --instances N` (a bench extension): one test as N execution segments, each in its own `bench run`
 // process on this machine, coordinated by the process the user started. The instances start first and initialise
-// their VUs while the coordinator runs setup() once; each then gets setup's data on stdin (as k6-operator hands it
-// to its runners) and starts its scenarios. The coordinator gathers each instance's samples live from its --out
-// json stream as they grow and does everything else on the merged samples: thresholds (also abortOnFail, which
-// k6-operator cannot evaluate across instances), the summary and handleSummary, --out and --summary-export, then
-// teardown() once.
+// their VUs; once every one has said so (a line on its stdout) the coordinator runs setup() once, as k6 runs setup
+// only after every VU is initialised (scripts such as experiment 1 schedule their phases from setup()'s end). Each
+// instance then gets setup's data on stdin (as k6-operator hands it to its runners) and starts its scenarios. The
+// coordinator gathers each instance's samples live from its --out json stream as they grow and does everything
+// else on the merged samples: thresholds (also abortOnFail, which k6-operator cannot evaluate across instances),
+// the summary and handleSummary, --out and --summary-export, then teardown() once.
+//
+// No instance outlives its coordinator: a coordinator that ends, fails or is signalled stops them (SIGINT, then
+// SIGKILL after a grace period), one that runs past the scenarios' end by OVERRUN_MS stops them, and an instance
+// whose stdin closes (the coordinator died, even by SIGKILL) stops itself.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,15 +17,17 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { type RunArg, splitRunArgs } from '../cli/flags';
 import { BenchError, usageError } from '../errors';
-import { EXIT_EXTERNAL_ABORT } from '../exit-codes';
+import { EXIT_EXTERNAL_ABORT, EXIT_GENERIC_ERROR, EXIT_GENERIC_TIMEOUT } from '../exit-codes';
 import { followFile, JsonSampleReader } from '../merge/json-samples';
 import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../modules/module-host';
 import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
-import type { RemoteScenarios } from '../run-test';
+import type { HandedSetup, RemoteScenarios } from '../run-test';
 
-/** Set in an instance's environment: it reads setup()'s result from stdin (setupDataFromStdin). */
+/** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
 export const INSTANCE_ENV = 'BENCH_INSTANCE';
+/** The line an instance writes on stdout once its VUs are initialised. */
+export const READY_LINE = '{"bench_instance":"ready"}';
 
 /** Flags the coordinator keeps for itself: the instances write one JSON stream each, nothing else. */
 const COORDINATOR_FLAGS = new Set([
@@ -86,8 +93,27 @@ interface Instance {
   child: ChildProcess;
   vus: number;
   vusMax: number;
+  /** Resolves once the instance's VUs are initialised; rejects if it exits first. */
+  ready: Promise<void>;
+  /** Its exit code (1 when killed by a signal), once its stream is read to the end too. */
   exit: Promise<number>;
 }
+
+/** The line on an instance's stdin once setup() returned. */
+interface SetupLine {
+  setupData: string | null;
+  startAtMs: number;
+}
+
+/**
+ * How long after setup() the instances start their scenarios, together: enough for the line to reach every instance
+ * on a loaded machine, well inside the spare tick experiment 1 leaves between setup's end and its t0.
+ */
+const START_DELAY_MS = 300;
+/** How long stopping instances get before they are killed. */
+const STOP_GRACE_MS = 10_000;
+/** How long instances may run past the scenarios' end (their outputs closing) before the test stops them. */
+const OVERRUN_MS = 60_000;
 
 /** The scenarios of `bench run --instances n`, run by n child processes of this runner. */
 export function instancesHost(opts: {
@@ -108,8 +134,7 @@ export function instancesHost(opts: {
   // Flags that contradict --instances fail here, before the script loads.
   instanceArgs(opts.argv, opts.script, n, 0, '');
   const instances: Instance[] = [];
-  /** Set once the instances got setup's data: from then on their exit codes are the test's. */
-  let running = false;
+  /** Set once the instances are being stopped: an exit with 105 (after our signal) is then not an error. */
   let stopping = false;
   let sink: ((sample: SampleInput) => void) | undefined;
   let registry: MetricRegistry | undefined;
@@ -117,9 +142,27 @@ export function instancesHost(opts: {
   // Samples that arrive before run() (an instance's init-time output) wait for the aggregator.
   const deliver = (sample: SampleInput) => (sink ? sink(sample) : pending.push(sample));
   const alive = () => instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null);
-  // A coordinator that dies takes its instances along (they run in their own process groups).
+  // Resolved when the instances are killed: what their streams hold then is left unread, so stopping stays bounded
+  // however much an instance wrote.
+  let abandon: () => void = () => {};
+  const abandoned = new Promise<void>((resolve) => {
+    abandon = resolve;
+  });
+  // The instances run in their own process groups (a Ctrl+C reaches the coordinator alone, which stops them
+  // gracefully), so nothing kills them unless this process does.
   const killAll = () => {
     for (const i of alive()) i.child.kill('SIGKILL');
+    abandon();
+  };
+  let killTimer: NodeJS.Timeout | undefined;
+  /** Tells every running instance to stop (stdin closed, SIGINT) and kills those still running after the grace. */
+  const stopAll = () => {
+    stopping = true;
+    for (const i of alive()) {
+      i.child.stdin?.end();
+      i.child.kill('SIGINT');
+    }
+    killTimer ??= setTimeout(killAll, STOP_GRACE_MS);
   };
   return {
     description: `local, ${n} instances (bench --instances ${n}: the segments of ${sequence}, one process each)`,
@@ -127,69 +170,157 @@ export function instancesHost(opts: {
       active: instances.reduce((sum, i) => sum + i.vus, 0),
       initialized: instances.reduce((sum, i) => sum + i.vusMax, 0),
     }),
-    start() {
+    async start(aborted) {
       process.once('exit', killAll);
       dir = mkdtempSync(join(tmpdir(), 'bench-instances-'));
       for (let index = 0; index < n; index++) {
         const args = instanceArgs(opts.argv, opts.script, n, index, streamOf(index));
         instances.push(
-          startInstance(index, segments[index], args, streamOf(index), deliver, () => registry, opts),
+          startInstance(
+            index,
+            segments[index],
+            args,
+            streamOf(index),
+            deliver,
+            () => registry,
+            abandoned,
+            opts,
+          ),
         );
       }
+      const ready = Promise.all(instances.map((i) => i.ready));
+      // A failure after an abort is stop()'s business.
+      ready.catch(() => {});
+      await Promise.race([ready, aborted]);
     },
     async run(ctx) {
       registry = ctx.registry;
       sink = (sample) => ctx.aggregator.addLocal(sample);
       for (const sample of pending.splice(0)) sink(sample);
-      const stopAll = () => {
-        stopping = true;
-        for (const i of alive()) i.child.kill('SIGINT');
-      };
       void ctx.aborted.then(stopAll);
-      running = true;
-      // Every instance starts its scenarios when it reads setup's data: all at about the same instant.
-      for (const i of instances)
-        i.child.stdin?.end(`${JSON.stringify({ setupData: ctx.setupData ?? null })}\n`);
-      await Promise.all(
-        instances.map(async (i) => {
-          const code = await i.exit;
-          // An instance that stopped because the test was stopping (105 after our signal) is not an error.
-          if (code === 0 || (stopping && code === EXIT_EXTERNAL_ABORT)) return;
-          ctx.abort(code, `instance ${i.index + 1} of ${n} (segment ${i.segment}) exited with code ${code}`);
-        }),
-      );
+      // Every instance starts its scenarios at the same instant, soon after it reads setup's data. Their stdin stays
+      // open: its end tells them the coordinator is gone.
+      const line: SetupLine = { setupData: ctx.setupData ?? null, startAtMs: Date.now() + START_DELAY_MS };
+      const data = `${JSON.stringify(line)}\n`;
+      for (const i of instances) i.child.stdin?.write(data);
+      const overrun = setTimeout(() => {
+        const late = alive().map((i) => `${i.index + 1} (segment ${i.segment})`);
+        ctx.abort(
+          EXIT_GENERIC_TIMEOUT,
+          `instance ${late.join(', ')} of ${n} still running ${OVERRUN_MS / 1000} s after the scenarios' end: stopped`,
+        );
+      }, ctx.maxDurationMs + OVERRUN_MS);
+      try {
+        await Promise.all(
+          instances.map(async (i) => {
+            const code = await i.exit;
+            // An instance that stopped because the test was stopping (105 after our signal) is not an error.
+            if (code === 0 || (stopping && code === EXIT_EXTERNAL_ABORT)) return;
+            ctx.abort(
+              code,
+              `instance ${i.index + 1} of ${n} (segment ${i.segment}) exited with code ${code}`,
+            );
+          }),
+        );
+      } finally {
+        clearTimeout(overrun);
+      }
     },
     async stop() {
-      // Instances that never got setup's data (setup failed, the run was aborted first) are told to go.
-      if (!running) stopping = true;
-      for (const i of alive()) {
-        i.child.stdin?.end();
-        i.child.kill('SIGINT');
-      }
-      const late = setTimeout(killAll, STOP_GRACE_MS);
+      // Instances that never got setup's data (setup failed, the run was aborted first) or are still running after
+      // an error here are told to go.
+      if (alive().length > 0) stopAll();
       await Promise.all(instances.map((i) => i.exit));
-      clearTimeout(late);
+      clearTimeout(killTimer);
       process.off('exit', killAll);
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** How long stopping instances get before they are killed. */
-const STOP_GRACE_MS = 10_000;
+/** An instance's side of the conversation with its coordinator (the handedSetup of its run). */
+export interface CoordinatorLink {
+  /** Says this instance's VUs are ready; resolves setup()'s result and the scenarios' start. */
+  ready(): Promise<HandedSetup>;
+  /** Resolves when the coordinator closes stdin (it stops the test, or it died). */
+  gone: Promise<void>;
+}
 
 /**
- * An instance's setup data, sent by its coordinator on stdin as one JSON line once setup() returned. Rejects when the
- * coordinator closes stdin without it (setup failed, or the test was stopped first).
+ * An instance's link to its coordinator: READY_LINE on stdout, then setup's data as one JSON line on stdin. `ready`
+ * rejects when stdin closes without it (setup failed, or the test was stopped first).
  */
-export async function setupDataFromStdin(stdin: NodeJS.ReadableStream): Promise<string | undefined> {
+export function coordinatorLink(
+  stdin: NodeJS.ReadableStream & { unref?: () => void },
+  stdout: NodeJS.WritableStream,
+): CoordinatorLink {
+  let resolveData: (data: HandedSetup) => void = () => {};
+  let rejectData: (error: Error) => void = () => {};
+  const data = new Promise<HandedSetup>((resolve, reject) => {
+    resolveData = resolve;
+    rejectData = reject;
+  });
+  // Rejected before anyone asked (the coordinator ended during initialisation): the run's abort reports it.
+  data.catch(() => {});
+  let resolveGone: () => void = () => {};
+  const gone = new Promise<void>((resolve) => {
+    resolveGone = resolve;
+  });
+  const decoder = new StringDecoder('utf8');
   let text = '';
-  for await (const chunk of stdin) text += chunk.toString();
-  const line = text.split('\n')[0];
-  if (line.trim() === '')
-    throw new BenchError('the coordinating bench run ended before setup() finished', EXIT_EXTERNAL_ABORT);
-  const { setupData } = JSON.parse(line) as { setupData: string | null };
-  return setupData ?? undefined;
+  let received = false;
+  stdin.on('data', (chunk: Buffer) => {
+    if (received) return;
+    text += decoder.write(chunk);
+    const end = text.indexOf('\n');
+    if (end < 0) return;
+    received = true;
+    try {
+      const { setupData, startAtMs } = JSON.parse(text.slice(0, end)) as SetupLine;
+      resolveData({ setupData: setupData ?? undefined, startAtMs });
+    } catch (error) {
+      rejectData(
+        new BenchError(
+          `unreadable setup data from the coordinating bench run: ${(error as Error).message}`,
+          EXIT_GENERIC_ERROR,
+        ),
+      );
+    }
+  });
+  const closed = () => {
+    if (!received)
+      rejectData(
+        new BenchError('the coordinating bench run ended before setup() finished', EXIT_EXTERNAL_ABORT),
+      );
+    resolveGone();
+  };
+  stdin.on('end', closed);
+  stdin.on('close', closed);
+  stdin.on('error', closed);
+  // The open pipe must not keep a finished instance alive: the run's own handles hold the process until its end.
+  stdin.unref?.();
+  return {
+    ready() {
+      stdout.write(`${READY_LINE}\n`);
+      return data;
+    },
+    gone,
+  };
+}
+
+/** Calls `onLine` for every complete line of a child's output stream, and for the unfinished rest at its end. */
+function eachLine(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): () => void {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  stream?.on('data', (chunk: Buffer) => {
+    const lines = (partial + decoder.write(chunk)).split('\n');
+    partial = lines.pop() ?? '';
+    for (const l of lines) onLine(l);
+  });
+  return () => {
+    if (partial) onLine(partial);
+    partial = '';
+  };
 }
 
 function startInstance(
@@ -199,20 +330,24 @@ function startInstance(
   stream: string,
   deliver: (sample: SampleInput) => void,
   registry: () => MetricRegistry | undefined,
+  /** Resolves when the instance is killed: its stream is then no longer read. */
+  abandoned: Promise<void>,
   opts: { n: number; env: NodeJS.ProcessEnv; stderr: NodeJS.WritableStream },
 ): Instance {
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], {
     env: { ...withoutDashboard(opts.env), [INSTANCE_ENV]: '1' },
-    stdio: ['pipe', 'ignore', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group: a Ctrl+C reaches the coordinator alone, which stops the instances gracefully.
     detached: true,
   });
   const prefix = `[instance ${index + 1}/${opts.n}] `;
-  const instance: Instance = { index, segment, child, vus: 0, vusMax: 0, exit: Promise.resolve(0) };
+  const log = (line: string) => opts.stderr.write(`${prefix}${line}\n`);
   // vus and vus_max are per instance: the coordinator samples their sums instead (RemoteScenarios.vus).
+  let vus = 0;
+  let vusMax = 0;
   const onSample = (sample: SampleInput) => {
-    if (sample.metric === 'vus') instance.vus = sample.value;
-    else if (sample.metric === 'vus_max') instance.vusMax = sample.value;
+    if (sample.metric === 'vus') vus = sample.value;
+    else if (sample.metric === 'vus_max') vusMax = sample.value;
     else deliver(sample);
   };
   let reader: JsonSampleReader | undefined;
@@ -225,34 +360,57 @@ function startInstance(
       reader?.line(line);
     } catch (error) {
       // Keep reading whatever comes: a stalled pipe would block the instance.
-      if (!warned) opts.stderr.write(`${prefix}${(error as Error).message}\n`);
+      if (!warned) log((error as Error).message);
       warned = true;
     }
   };
-  const decoder = new StringDecoder('utf8');
-  let partial = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    const lines = (partial + decoder.write(chunk)).split('\n');
-    partial = lines.pop() ?? '';
-    for (const l of lines) opts.stderr.write(`${prefix}${l}\n`);
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
   });
+  // Anything else an instance prints on stdout goes with its log lines.
+  const flushOut = eachLine(child.stdout, (line) => (line === READY_LINE ? markReady() : log(line)));
+  const flushErr = eachLine(child.stderr, log);
   child.stdin?.on('error', () => {
     // An instance that already exited closed its stdin: nothing to hand it.
   });
   const exited = new Promise<number>((resolve) => {
-    child.on('error', () => resolve(1));
+    child.on('error', (error) => {
+      log(`could not start: ${error.message}`);
+      resolve(1);
+    });
     child.on('close', (code) => {
-      if (partial) opts.stderr.write(`${prefix}${partial}\n`);
-      instance.vus = 0;
+      flushOut();
+      flushErr();
+      vus = 0;
       resolve(code ?? 1);
     });
   });
-  const samples = followFile(stream, onLine, exited);
-  instance.exit = exited.then(async (code) => {
-    await samples.catch((e: Error) => opts.stderr.write(`${prefix}${e.message}\n`));
-    return code;
-  });
-  return instance;
+  const samples = followFile(stream, onLine, exited, abandoned);
+  return {
+    index,
+    segment,
+    child,
+    get vus() {
+      return vus;
+    },
+    get vusMax() {
+      return vusMax;
+    },
+    ready: Promise.race([
+      ready,
+      exited.then((code) => {
+        throw new BenchError(
+          `instance ${index + 1} of ${opts.n} (segment ${segment}) exited with code ${code} before its VUs were ready`,
+          code === 0 ? EXIT_GENERIC_ERROR : code,
+        );
+      }),
+    ]),
+    exit: exited.then(async (code) => {
+      await samples.catch((e: Error) => log(e.message));
+      return code;
+    }),
+  };
 }
 
 /** The coordinator alone draws the web dashboard (from every instance's samples): its variables stay here. */

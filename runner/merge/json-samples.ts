@@ -103,16 +103,21 @@ const FOLLOW_MS = 100;
 
 /**
  * Reads a file as another process appends lines to it, until `ended` resolves and the rest is read (the file may not
- * exist yet at first).
+ * exist yet at first). `abandoned` resolving stops the reading at the next chunk, whatever is left unread.
  */
 export async function followFile(
   path: string,
   onLine: (line: string) => void,
   ended: Promise<unknown>,
+  abandoned: Promise<unknown> = new Promise(() => {}),
 ): Promise<void> {
   let done = false;
+  let gaveUp = false;
   void ended.then(() => {
     done = true;
+  });
+  void abandoned.then(() => {
+    gaveUp = true;
   });
   const decoder = new StringDecoder('utf8');
   const chunk = Buffer.alloc(1 << 20);
@@ -123,7 +128,7 @@ export async function followFile(
       const last = done;
       handle ??= await open(path, 'r').catch(() => undefined);
       if (handle) {
-        for (;;) {
+        while (!gaveUp) {
           const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
           if (bytesRead === 0) break;
           const lines = (rest + decoder.write(chunk.subarray(0, bytesRead))).split('\n');
@@ -132,10 +137,10 @@ export async function followFile(
         }
       }
       // One more read after the writer ended picks up its last lines.
-      if (last) break;
+      if (last || gaveUp) break;
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
     }
-    if (rest !== '') onLine(rest);
+    if (rest !== '' && !gaveUp) onLine(rest);
   } finally {
     await handle?.close();
   }

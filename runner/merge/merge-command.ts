@@ -186,7 +186,7 @@ async function mergeStreams(f: MergeFlags): Promise<number> {
       logger,
       stdout: process.stdout,
       handleSignals: false,
-      handedSetup: { data: Promise.resolve(undefined) },
+      handedSetup: { ready: () => Promise.resolve({ setupData: undefined }) },
       remote: {
         description: `merge of ${f.files.length} streams`,
         replay: true,

@@ -2,6 +2,7 @@
 // Setup runs once, the three instances' query rates add up to the configured rate, the script's thresholds pass on
 // the merged samples, and no document id is written twice (the emulator's count of documents is the seed rows plus
 // every acknowledged write).
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +10,33 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BacklogResult } from '../../lib/backlog/results/json';
 import { PROFILES } from '../../scripts/backlog-profiles';
 import { envFlags } from '../../scripts/env-flags';
-import { runBench, startEmulator, stopProcess } from '../../scripts/with-emulator';
+import { killProcessTree, runBench, startEmulator, stopProcess } from '../../scripts/with-emulator';
 
-// The smoke profile with 3 s cells: every phase and gate, in about a minute.
-const env = { ...PROFILES.smoke.env, QUERY_DURATION_S: '3', CLEANUP: '0' };
+// The smoke profile with 3 s cells, 6 s gate timeouts (each gate opened 2 s into its wait, the grid's least, in runs at
+// load 8 to 13) and 300 seed rows (indexed in 2 s instead of 6): every phase and gate, the scenarios' bound 42 s
+// (lib/backlog/phases.ts), the whole test about 70 s on a loaded 2-core machine.
+const env = {
+  ...PROFILES.smoke.env,
+  QUERY_DURATION_S: '3',
+  PHASE_TIMEOUT_S: '6',
+  SEED_ROWS: '300',
+  CLEANUP: '0',
+};
 
 describe('make backlog-smoke INSTANCES=3', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-instances-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // What the test started: a run that outlives the test's timeout is killed here with its instances.
+  const started: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of started) killProcessTree(child);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it("gives one instance's cells on merged data, with no id written twice", {
-    timeout: 240_000,
+    timeout: 150_000,
   }, async () => {
     const { child: emulator, baseUrl } = await startEmulator(PROFILES.smoke.emulator);
+    started.push(emulator);
     try {
       let output = '';
       const { TURBOPUFFER_API_KEY: _key, ...baseEnv } = process.env;
@@ -36,6 +51,7 @@ describe('make backlog-smoke INSTANCES=3', () => {
         baseEnv,
         extraFlags: ['-e', `TURBOPUFFER_BASE_URL=${baseUrl}`],
         stdio: 'pipe',
+        onSpawn: (runner) => started.push(runner),
         onOutput: (chunk) => {
           output += chunk;
         },
@@ -50,13 +66,16 @@ describe('make backlog-smoke INSTANCES=3', () => {
       // One instance's cells: each gets rate x duration queries (what tests/smoke.test.ts's single run gets).
       const perCell = Number(env.QUERY_RATE) * Number(env.QUERY_DURATION_S);
       expect(result.cells).toHaveLength(6);
+      // A start on a window's edge may count on either side of it, in one instance as in three: one request is the
+      // counting's resolution (2 % of 30 is less).
+      const tolerance = Math.max(1, 0.02 * perCell);
       for (const cell of result.cells) {
         const at = `${cell.phase}/${cell.consistency}`;
-        expect(Math.abs(cell.requests - perCell) / perCell, `${at}: ${cell.requests}`).toBeLessThanOrEqual(
-          0.02,
+        expect(Math.abs(cell.requests - perCell), `${at}: ${cell.requests}\n${output}`).toBeLessThanOrEqual(
+          tolerance,
         );
       }
-      expect(result.dropped_iterations).toBe(0);
+      expect(result.dropped_iterations, output).toBe(0);
       expect(result.writes.rows).toBeGreaterThan(0);
 
       const res = await fetch(`${baseUrl}/v2/namespaces/${result.namespace}/query`, {

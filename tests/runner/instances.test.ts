@@ -1,7 +1,9 @@
 // bench run --instances and bench merge through the CLI: one merged result from segmented processes.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bench, fixture, points, readNdjson, scratch } from './harness';
+import { killProcessTree } from '../../scripts/with-emulator';
+import { bench, fixture, points, ROOT, readNdjson, scratch } from './harness';
 
 const tmp = scratch();
 afterAll(() => tmp.cleanup());
@@ -43,6 +45,71 @@ describe('bench run --instances', () => {
     ]);
     expect(r.code).toBe(255);
     expect(r.stderr).toContain('--execution-segment cannot be combined with --instances');
+  });
+});
+
+describe('bench run --instances, stopped early', () => {
+  const started: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of started) killProcessTree(child);
+  });
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const until = async (what: string, ok: () => boolean, limitMs: number) => {
+    const end = Date.now() + limitMs;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`not within ${limitMs / 1000} s: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  /** A coordinator of 2 instances of a minute-long test, once setup() ran (every instance is ready), and their pids. */
+  const startLong = async () => {
+    const coordinator = spawn(
+      process.execPath,
+      [join(ROOT, 'dist/bench.js'), 'run', '-q', '--instances', '2', fixture('instances-long.js')],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    started.push(coordinator);
+    let output = '';
+    coordinator.stdout?.on('data', (d) => {
+      output += d;
+    });
+    coordinator.stderr?.on('data', (d) => {
+      output += d;
+    });
+    const exit = new Promise<number | null>((resolve) => coordinator.once('exit', (code) => resolve(code)));
+    await until('setup() ran', () => output.includes('setup ran'), 30_000);
+    const instances = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(coordinator.pid)], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      // Its other child is esbuild's service.
+      .filter((line) => line.includes('dist/bench.js run'))
+      .map((line) => Number.parseInt(line, 10));
+    expect(instances, output).toHaveLength(2);
+    return { coordinator, instances, exit, output: () => output };
+  };
+
+  it('stops every instance on SIGTERM and exits 105 after them', { timeout: 60_000 }, async () => {
+    const run = await startLong();
+    run.coordinator.kill('SIGTERM');
+    const code = await run.exit;
+    expect(code, run.output()).toBe(105);
+    expect(run.instances.filter(alive), run.output()).toEqual([]);
+  });
+
+  it('leaves no instance behind when the coordinator is killed outright', { timeout: 60_000 }, async () => {
+    const run = await startLong();
+    run.coordinator.kill('SIGKILL');
+    await run.exit;
+    // Their stdin closed: each stops its scenario (iterations of 0.1 s) and exits.
+    await until('the instances exited', () => run.instances.every((pid) => !alive(pid)), 20_000);
   });
 });
 
