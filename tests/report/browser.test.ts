@@ -20,6 +20,8 @@ import * as fc from '../../lib/filter-cost/results/testdata/fixture';
 import { jsonFileText } from '../../lib/results/run-record';
 import { withChromium } from '../../report/browser';
 import { classifyResult, writeResultReport } from '../../report/result-report';
+import { MetricRegistry } from '../../runner/metrics/registry';
+import { WebDashboard } from '../../runner/outputs/web-dashboard/index';
 import { dashboardRun, fixtureServer } from './dashboard-run';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-report-browser-'));
@@ -141,5 +143,46 @@ describe('generated HTML in a real browser', () => {
       'chart-ingest',
       'chart-drain',
     ]);
+  });
+
+  it('follows the live dashboard: a chart appears with its first samples, the status ends with the test', async () => {
+    const registry = new MetricRegistry();
+    const errors: string[] = [];
+    const live = await WebDashboard.start(
+      { serve: true, host: '127.0.0.1', port: 0, periodMs: 200, openRequested: false },
+      { script: 'live.js', registry, onError: (m) => errors.push(m) },
+    );
+    const reqs = registry.resolve('http_reqs');
+    const trend = registry.define('live_ms', 'trend', 'time');
+    const t0 = Date.now();
+    for (let p = 0; p < 4; p++) live.write(reqs, t0 + p * 200, 1, { tags: { scenario: 'a' } });
+    await withChromium(async (browser) => {
+      const page = await browser.newPage();
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${live.url}/`);
+      await page.waitForSelector('body[data-charts-drawn="1"]', { timeout: 20_000 }); // the request rate
+      // New samples of a custom trend: the next update (one period later) brings its chart.
+      for (let p = 0; p < 4; p++) live.write(trend, t0 + p * 200, 5 + p, { tags: { scenario: 'a' } });
+      await page.waitForSelector('body[data-charts-drawn="2"] #chart-trend-live_ms svg', {
+        state: 'attached',
+        timeout: 20_000,
+      });
+      expect(await page.textContent('#status')).toMatch(/^running: /);
+      await live.finish('finished');
+      // Plain JS: the test's TypeScript has no DOM types.
+      await page.waitForFunction(
+        "document.getElementById('status').textContent.startsWith('finished')",
+        null,
+        {
+          timeout: 20_000,
+        },
+      );
+      expect(await page.getAttribute('body', 'data-charts-drawn')).toBe('2');
+      await page.close();
+    });
+    expect(errors).toEqual([]);
   });
 });

@@ -123,6 +123,8 @@ export class WebDashboard {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET') res.writeHead(405, { allow: 'GET' }).end();
     else if (path === '/') this.html(res, dashboardPage(this.view('running'), '/events'));
+    // Browsers ask for an icon; an empty answer keeps a 404 out of the page's console.
+    else if (path === '/favicon.ico') res.writeHead(204).end();
     else if (path === '/report') this.html(res, dashboardPage(this.view('running')));
     else if (path === '/events') {
       res.writeHead(200, {
