@@ -16,8 +16,8 @@ import { type DocId, idBytes } from './wire/ids';
 import { type StoredValue, valueBytes } from './wire/values';
 import { writeTurn } from './write-turn';
 
-/** Engine rows appended per slice before other requests get a turn. */
-export const APPEND_SLICE_ROWS = 1024;
+/** Engine rows appended per step; between steps the write takes a turn on its budget (write-turn.ts). */
+export const APPEND_SLICE_ROWS = 128;
 
 export interface WriteTarget {
   schema: NamespaceSchema;

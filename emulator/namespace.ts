@@ -165,7 +165,7 @@ export class Namespace {
       vectorDims: (name) => this.vectorDims(name),
       alloc: plainAllocator,
     });
-    await decodeVectors(writeVectorBatches(req));
+    await decodeVectors(writeVectorBatches(req), DECODE_SLICE_ROWS, writeTurn);
     await this.apply(prepareWrite(req, this), seq, record.timeMs);
     this.commits?.startAfter(seq);
     this.committed(seq);

@@ -8,7 +8,7 @@ export type { Executor } from './executor';
 export { measureRecall, type RecallOptions, type RecallReport } from './recall';
 export type { DistanceMetric, Hit, RowBitset, SearchOptions, SearchStats, VectorColumn } from './types';
 export type { WorkerPoolOptions } from './worker-pool';
-export { searchesIdle } from './worker-pool';
+export { searchesActive, searchesIdle } from './worker-pool';
 export { WorkerPoolExecutor };
 
 export interface VectorColumnOptions {

@@ -1,9 +1,11 @@
 // Runs the engine on real worker threads: the bundled dist/vector-engine.worker.js (built by the vitest globalSetup).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPriority } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { threadNice } from '../thread-cpu';
 import { createVectorColumn } from './index';
 import { measureRecall } from './recall';
 import { bitsetOf, clusteredVectors, randomVectors, referenceTopK, row } from './synthetic';
-import { WorkerPoolExecutor } from './worker-pool';
+import { BACKGROUND_NICE, WorkerPoolExecutor } from './worker-pool';
 
 const workerUrl = new URL('../../dist/vector-engine.worker.js', import.meta.url);
 
@@ -15,6 +17,27 @@ describe('worker pool executor', () => {
   afterAll(async () => {
     await pool.close();
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs index builds and page commits at the lowest priority, searches at the process priority',
+    async () => {
+      const threads = await vi.waitFor(() => {
+        const t = pool.threads();
+        if (t.some((x) => x.tid === null)) throw new Error('a worker has not said its thread id yet');
+        return t;
+      });
+      const nice = Object.fromEntries(threads.map((t) => [t.role, threadNice(t.tid as number)]));
+      const processNice = getPriority(0);
+      expect(nice).toEqual({
+        scan_1: processNice,
+        scan_2: processNice,
+        indexer: BACKGROUND_NICE,
+        prefault: BACKGROUND_NICE,
+      });
+      // The request thread itself stays where it was.
+      expect(getPriority(0)).toBe(processNice);
+    },
+  );
 
   it('keeps appended rows intact while the prefaulter commits pages ahead of the append cursor', async () => {
     const dims = 200;

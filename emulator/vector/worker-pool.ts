@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { workerUrl } from '../../runner/worker-url';
+import { lowerThreadPriority } from '../thread-cpu';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
 import { SearchSignal } from './search-priority';
@@ -25,6 +26,15 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * The nice value of the threads that do background work (index builds, page commits, fresh-row quantising): the
+ * lowest priority, so on a small machine the kernel gives the CPU to the request thread and the scan workers first
+ * and to the background only what they leave (CFS weight 15 against 1024: about 1.5 % of a contended core), as
+ * the service runs indexing on other machines than queries. Searches also go first within the engine
+ * (search-priority.ts); this covers the CPU the background takes between its yields and from the load generator.
+ */
+export const BACKGROUND_NICE = 19;
+
 /** One worker thread and the jobs it still owes an answer for. */
 class EngineWorker {
   /** The thread's kernel id once it has said it (null until then, and off Linux). */
@@ -33,7 +43,13 @@ class EngineWorker {
   private readonly pending = new Map<number, Pending>();
   private failure: Error | undefined;
 
-  constructor(url: URL, slot: number, searches: SharedArrayBuffer) {
+  /** `nice`: lower the thread to this nice value once it has said its kernel id (null: keep the process's). */
+  constructor(
+    url: URL,
+    slot: number,
+    searches: SharedArrayBuffer,
+    private readonly nice: number | null = null,
+  ) {
     const init: WorkerInit = { slot, searches };
     this.worker = new Worker(url, { workerData: init });
     this.worker.unref();
@@ -63,6 +79,7 @@ class EngineWorker {
   private settle(m: FromWorker): void {
     if (m.type === 'thread') {
       this.tid = m.tid;
+      if (m.tid !== null && this.nice !== null) lowerThreadPriority(m.tid, this.nice);
       return;
     }
     const p = this.pending.get(m.job);
@@ -129,8 +146,8 @@ export class WorkerPoolExecutor implements Executor {
     const signal = this.searches.buffer;
     this.scan = Array.from({ length: workers }, (_, i) => new EngineWorker(url, i + 1, signal));
     this.idle = [...this.scan];
-    this.indexer = new EngineWorker(url, workers + 1, signal);
-    this.prefaulter = new EngineWorker(url, -1, signal);
+    this.indexer = new EngineWorker(url, workers + 1, signal, BACKGROUND_NICE);
+    this.prefaulter = new EngineWorker(url, -1, signal, BACKGROUND_NICE);
   }
 
   private get all(): EngineWorker[] {
@@ -257,6 +274,11 @@ export function workersAvailable(): boolean {
  */
 export function searchesIdle(maxWaitMs?: number): Promise<void> {
   return shared ? shared.searchesIdle(maxWaitMs) : Promise.resolve();
+}
+
+/** Whether the process-wide pool has a search task queued or running (false when there is no pool). */
+export function searchesActive(): boolean {
+  return (shared?.searches.active ?? 0) > 0;
 }
 
 /** The threads of the process-wide pool (none when it is not running). */

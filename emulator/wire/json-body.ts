@@ -40,8 +40,8 @@ function escapedAt(body: Buffer, quote: number): boolean {
   return slashes % 2 === 1;
 }
 
-/** Bytes of the body pass 1 scans between two turns of the event loop in parseJsonBodyAsync (~2-5 ms). */
-export const SCAN_SLICE_BYTES = 8 * 1024 * 1024;
+/** Bytes of the body pass 1 scans between two turns in parseJsonBodyAsync (the turn decides whether to yield). */
+export const SCAN_SLICE_BYTES = 1024 * 1024;
 
 /**
  * Pass 1: the long strings, as [open, close) quote positions. Outside strings JSON has no quote bytes, so
@@ -92,8 +92,8 @@ export interface ParseOptions {
   exactIntegers?: boolean;
 }
 
-/** Long strings pass 2 replaces between two turns of the event loop in parseJsonBodyAsync (~2-4 ms of copying). */
-export const REPLACE_SLICE_STRINGS = 2048;
+/** Long strings pass 2 replaces between two turns in parseJsonBodyAsync (the turn decides whether to yield). */
+export const REPLACE_SLICE_STRINGS = 256;
 
 /**
  * Parses a JSON body. Strings of at least `minBytes` bytes that contain no escapes come back as RawString; all else
@@ -107,8 +107,7 @@ export function parseJsonBody(body: Buffer, options: ParseOptions = {}): unknown
 }
 
 /**
- * As parseJsonBody, awaiting `turn` between slices of the work on a large body: the scan (a 40 MB write scans in ~5
- * slices), the copy without its long strings (one slice per REPLACE_SLICE_STRINGS strings) and the JSON.parse of
+ * As parseJsonBody, awaiting `turn` between slices of the work on a large body: the scan (1 MB steps), the copy without its long strings (one slice per REPLACE_SLICE_STRINGS strings) and the JSON.parse of
  * what remains, so no single turn holds the event loop for the whole body.
  */
 export async function parseJsonBodyAsync(

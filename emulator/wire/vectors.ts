@@ -21,8 +21,8 @@ export interface VectorBatch {
   decode: ((from: number, to: number) => void) | null;
 }
 
-/** Rows decoded per slice before other requests get a turn: ~1,000 x 768-d rows take ~2 ms. */
-export const DECODE_SLICE_ROWS = 1024;
+/** Rows decoded per step (128 x 768-d rows: 1-3 ms); between steps the caller's turn decides whether to yield. */
+export const DECODE_SLICE_ROWS = 128;
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
