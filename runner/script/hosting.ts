@@ -15,7 +15,7 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Scope, ScopeManager, Variable } from 'eslint-scope';
 import type * as ES from 'estree';
 import { requireCjs } from '../require-cjs';
-import { K6_MODULES, TIMERS_GLOBAL } from './k6-modules';
+import { HOSTED_WEB_GLOBALS, K6_MODULES, TIMERS_GLOBAL } from './k6-modules';
 
 // Its CommonJS build by require (../require-cjs.ts): the ES build imports two CommonJS packages.
 const { analyze } = requireCjs('eslint-scope') as typeof EslintScope;
@@ -101,16 +101,8 @@ const ASYNC_HELPERS = new Set(['__async', '__await', '__asyncGenerator', '__yiel
  * Globals of a hosted VU's vm context besides the language's (runner/vu/realm.ts). A script that uses another one
  * (Node's process, Buffer, setImmediate, fetch...) finds it only on its own thread.
  */
-const HOSTED_GLOBALS = new Set([
-  'TextEncoder',
-  'TextDecoder',
-  'URL',
-  'URLSearchParams',
-  'atob',
-  'btoa',
-  'structuredClone',
-  'queueMicrotask',
-  'crypto',
+const HOSTED_GLOBALS = new Set<string>([
+  ...HOSTED_WEB_GLOBALS,
   '__ENV',
   '__VU',
   '__ITER',

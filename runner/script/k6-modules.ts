@@ -7,6 +7,23 @@ export const TIMERS_GLOBAL = '__bench_k6_timers';
 /** Where the classic-script bundle for hosted VUs (`--vu-threads`) leaves the script's exports. */
 export const HOSTED_EXPORTS = '__bench_k6_exports';
 
+/**
+ * Web globals a hosted VU's vm context gets from the host thread (a fresh context has only the language's own): the
+ * ones k6 scripts use. The realm installs them (runner/vu/realm.ts); the hosting analysis allows them
+ * (runner/script/hosting.ts).
+ */
+export const HOSTED_WEB_GLOBALS = [
+  'TextEncoder',
+  'TextDecoder',
+  'URL',
+  'URLSearchParams',
+  'atob',
+  'btoa',
+  'structuredClone',
+  'queueMicrotask',
+  'crypto',
+] as const;
+
 /** Supported module id -> named exports (the default export is always the module object). */
 export const K6_MODULES: Record<string, readonly string[]> = {
   k6: ['check', 'group', 'sleep', 'fail', 'randomSeed'],

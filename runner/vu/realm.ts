@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Context, createContext, runInContext, type Script } from 'node:vm';
 import { createRealmModules, type RealmModules } from '../modules/index';
-import { HOSTED_EXPORTS, TIMERS_GLOBAL } from '../script/k6-modules';
+import { HOSTED_EXPORTS, HOSTED_WEB_GLOBALS, TIMERS_GLOBAL } from '../script/k6-modules';
 import { formatConsoleArgs } from './console-format';
 import type { VuRuntime } from './runtime';
 
@@ -55,28 +55,12 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
   };
 }
 
-/**
- * Web globals a hosted VU's vm context gets from the host thread (a fresh context has only the language's own): the
- * ones k6 scripts use. A thread-per-VU realm simply has Node's.
- */
-const HOSTED_GLOBALS = [
-  'TextEncoder',
-  'TextDecoder',
-  'URL',
-  'URLSearchParams',
-  'atob',
-  'btoa',
-  'structuredClone',
-  'queueMicrotask',
-  'crypto',
-] as const;
-
 /** A fresh vm context for one hosted VU (runner/vu-host.worker.ts) and the global object its code sees. */
 export function newHostedContext(vuId: number): { context: Context; global: Record<string, unknown> } {
   const context = createContext({}, { name: `VU ${vuId}` });
   const global = runInContext('globalThis', context) as Record<string, unknown>;
   const host = globalThis as unknown as Record<string, unknown>;
-  for (const name of HOSTED_GLOBALS) global[name] = host[name];
+  for (const name of HOSTED_WEB_GLOBALS) global[name] = host[name];
   return { context, global };
 }
 
