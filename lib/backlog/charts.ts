@@ -127,6 +127,11 @@ function legacyPhaseBands(r: BacklogReportInput, originMs: number): Band[] {
 
 const CONSISTENCIES = ['strong', 'eventual'] as const;
 
+/** The backlog on the latency chart's second axis, from the time series or (older results) the snapshots. */
+function backlogSeries(points: Point[]): Series {
+  return { name: 'backlog (unindexed)', kind: 'line', axis: 'y2', area: true, color: 2, points };
+}
+
 function latencyChart(r: BacklogReportInput): ChartSpec {
   const s = r.series;
   const series: Series[] = [];
@@ -151,15 +156,7 @@ function latencyChart(r: BacklogReportInput): ChartSpec {
       });
     }
     const m = Object.values(s.metadata)[0];
-    if (m)
-      series.push({
-        name: 'backlog (unindexed)',
-        kind: 'line',
-        axis: 'y2',
-        area: true,
-        color: 2,
-        points: m.t_s.map((t, i): Point => [t, mib(m.unindexed_bytes[i])]),
-      });
+    if (m) series.push(backlogSeries(m.t_s.map((t, i): Point => [t, mib(m.unindexed_bytes[i])])));
     bands = phaseBands(s.windows);
   } else {
     const origin = legacyOrigin(r);
@@ -180,14 +177,7 @@ function latencyChart(r: BacklogReportInput): ChartSpec {
         points: windowPoints(cells, origin, (x) => ms3(x.client_ms.p99)),
       });
     }
-    series.push({
-      name: 'backlog (unindexed)',
-      kind: 'line',
-      axis: 'y2',
-      area: true,
-      color: 2,
-      points: snapshotPoints(r.metadata_snapshots, origin),
-    });
+    series.push(backlogSeries(snapshotPoints(r.metadata_snapshots, origin)));
     bands = legacyPhaseBands(r, origin);
   }
   return {
