@@ -104,28 +104,62 @@ describe('advance', () => {
     expect(startRange(t0 + 16_300, null, t0 + 12_000)).toEqual({ lo: t0 + 13_000, hi: t0 + 17_000 });
   });
 
-  it('tags only the part of a cell every possible start agrees on, for a VU that joined late', () => {
+  it('measures whole windows from its own start when it saw the gate open up to PHASE_HOLD late', () => {
+    // Polled at +12.4 s (closed) and +15.3 s (open): the gate opened in one of the ticks +13..+15, start in [+14, +16].
+    const state = run(
+      [
+        [t0 + 12_400, 0.5 * MiB],
+        [t0 + 15_300, 2 * MiB],
+      ],
+      t0 + 15_300,
+    );
+    expect(state.start).toEqual({ lo: t0 + 14_000, hi: t0 + 16_000 });
+    // Strong [hi + W, hi + C) = [+17, +22), eventual [hi + C + W, hi + 2C) = [+23, +28): 5 s each, as for an exact VU.
+    expect(slotAt(state, t0 + 17_000, sched)).toEqual({
+      phase: 'indexing_below_limit',
+      stage: 'measuring',
+      consistency: 'strong',
+      window: { start: t0 + 17_000, end: t0 + 22_000 },
+    });
+    expect(slotAt(state, t0 + 23_000, sched)).toEqual({
+      phase: 'indexing_below_limit',
+      stage: 'measuring',
+      consistency: 'eventual',
+      window: { start: t0 + 23_000, end: t0 + 28_000 },
+    });
+    // Held until hi + 2C + hold = +30 s; the above-limit wait begins at lo + 2C + hold = +28 s.
+    expect(phaseTag(slotAt(advance(state, t0 + 29_000, undefined, sched, gates), t0 + 29_000, sched))).toBe(
+      'transition',
+    );
+    expect(advance(state, t0 + 30_000, undefined, sched, gates)).toMatchObject({
+      phase: 2,
+      waitStart: t0 + 28_000,
+    });
+  });
+
+  it('ends the last window by the earliest possible end of the phase, for a VU that joined late', () => {
     // A VU whose first reading (at +16.3 s) already passed the below gate: start in [+13 s, +17 s].
     const state = run([[t0 + 16_300, 2 * MiB]], t0 + 16_300);
     expect(state.start).toEqual({ lo: t0 + 13_000, hi: t0 + 17_000 });
-    // Strong window: [hi + W, lo + C) = [+18 s, +19 s) instead of [+14, +19) for an exact VU.
     expect(slotAt(state, t0 + 17_500, sched)).toMatchObject({ stage: 'warmup', consistency: 'strong' });
     expect(slotAt(state, t0 + 18_000, sched)).toEqual({
       phase: 'indexing_below_limit',
       stage: 'measuring',
       consistency: 'strong',
-      window: { start: t0 + 18_000, end: t0 + 19_000 },
+      window: { start: t0 + 18_000, end: t0 + 23_000 },
     });
-    expect(slotAt(state, t0 + 19_500, sched).stage).toBe('warmup');
-    // Eventual window: [+24 s, +25 s); after lo + 2C = +25 s it is transition until hi + 2C = +29 s.
-    expect(slotAt(state, t0 + 24_500, sched)).toMatchObject({ stage: 'measuring', consistency: 'eventual' });
-    expect(phaseTag(slotAt(advance(state, t0 + 26_000, undefined, sched, gates), t0 + 26_000, sched))).toBe(
-      'transition',
-    );
-    // Then the above-limit wait begins at lo + 2C.
-    expect(advance(state, t0 + 29_000, undefined, sched, gates)).toMatchObject({
+    // Eventual [hi + C + W, lo + 2C + hold) = [+24 s, +27 s): the writer may move the backlog on from +27 s.
+    expect(slotAt(state, t0 + 24_500, sched)).toEqual({
+      phase: 'indexing_below_limit',
+      stage: 'measuring',
+      consistency: 'eventual',
+      window: { start: t0 + 24_000, end: t0 + 27_000 },
+    });
+    expect(phaseTag(slotAt(state, t0 + 27_000, sched))).toBe('transition');
+    // Then the above-limit wait begins at lo + 2C + hold.
+    expect(advance(state, t0 + 31_000, undefined, sched, gates)).toMatchObject({
       phase: 2,
-      waitStart: t0 + 25_000,
+      waitStart: t0 + 27_000,
     });
   });
 
@@ -149,18 +183,21 @@ describe('advance', () => {
   it('walks through all three phases and is done after the last eventual cell', () => {
     const state = run(
       [
-        [t0 + 12_100, 2 * MiB], // below starts at +13 s, ends at +25 s
-        [t0 + 25_300, 3 * MiB], // the above-limit wait began at +25 s; still below GT_START
-        [t0 + 26_200, 9 * MiB], // above starts at +27 s, ends at +39 s
+        [t0 + 12_100, 2 * MiB], // below starts at +13 s, ends at +25 s, held until +27 s
+        [t0 + 27_300, 3 * MiB], // the above-limit wait began at +27 s; still below GT_START
+        [t0 + 28_200, 9 * MiB], // above starts at +29 s, ends at +41 s, held until +43 s
       ],
-      t0 + 39_000,
+      t0 + 43_000,
     );
     expect(state.starts).toEqual([
       { lo: t0, hi: t0 },
       { lo: t0 + 13_000, hi: t0 + 13_000 },
-      { lo: t0 + 27_000, hi: t0 + 27_000 },
+      { lo: t0 + 29_000, hi: t0 + 29_000 },
     ]);
-    expect(slotAt(state, t0 + 39_000, sched)).toEqual({
+    expect(phaseTag(slotAt(advance(state, t0 + 42_999, undefined, sched, gates), t0 + 42_999, sched))).toBe(
+      'transition',
+    );
+    expect(slotAt(state, t0 + 43_000, sched)).toEqual({
       phase: null,
       stage: 'done',
       consistency: null,
@@ -184,7 +221,7 @@ describe('advance', () => {
   it('ends within the duration bound even when every gate times out', () => {
     const end = t0 + scenarioDurationMs(sched);
     expect(slotAt(run([], end), end, sched).stage).toBe('done');
-    expect(scenarioDurationMs(sched)).toBe(3 * 12_000 + 2 * 20_000 + 6_000);
+    expect(scenarioDurationMs(sched)).toBe(3 * 12_000 + 2 * (20_000 + 2_000) + 6_000);
   });
 });
 

@@ -5,13 +5,16 @@
 //  phase:      idle                 | wait  | indexing_below_limit | wait  | indexing_above_limit | done
 //  cells:  [strong C][eventual C]   |  <=T  | [strong C][eventual C]|  <=T  | [strong C][eventual C]|
 //  C = W + D: the first W seconds of each cell are warm-up (tagged `transition`), then D measured seconds.
+//  The gated phases are held PHASE_HOLD_MS past their cells (tagged `transition`) before the writer moves on.
 //
 // idle starts at t0 (from setup data, so every VU agrees exactly). Each later phase starts at the first whole
 // second (wall-clock grid) after a reading, taken once its wait began, where its backlog gate held; VUs poll
 // metadata on that grid, so VUs that saw the gate open agree on the start to within a tick.
-// A VU that did not see the gate open (it joined late, or ran no iteration around that moment) only knows the start
-// lies in [lo, hi]: it counts a sample in a cell only where every possible start agrees (the intersection of the
-// measured windows) and tags the rest `transition`, so late VUs never put samples into the wrong cell.
+// A VU that did not see the gate open (its iterations come VUs/rate seconds apart, or it joined late) only knows the
+// start lies in [lo, hi], hi being the tick after its own first passing reading: it measures its cells from hi, so it
+// never measures before it saw the gate hold. Its last window ends where the phase may end at the earliest (lo + 2C +
+// hold), as does its first if need be: the hold lets a VU up to PHASE_HOLD_MS late measure whole windows (so a cell
+// counts every VU's samples and its QPS is the rate sent), and a later one measures less rather than into the next phase.
 // A phase whose gate does not hold within T (PHASE_TIMEOUT_S) is given up: its cells are not measured.
 
 import type { BacklogConfig } from './config';
@@ -25,6 +28,17 @@ export const PHASES: readonly PhaseName[] = ['idle', 'indexing_below_limit', 'in
 export const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual'];
 /** Metadata readings and phase starts snap to this grid. */
 export const TICK_MS = 1000;
+/**
+ * How long every VU stays in a phase past its cells. A query VU polls only when it iterates, QUERY_VUS/QUERY_RATE
+ * seconds apart (the executor hands iterations to its VUs in turn: 2 s in the local profile), so it may see a gate
+ * open a tick or two after the writer did; without the hold such a VU lost its last sample of the phase.
+ */
+export const PHASE_HOLD_MS = 2 * TICK_MS;
+
+/** The hold of PHASES[phase]: none for idle, whose start (t0) every VU knows exactly. */
+export function holdMs(phase: number): number {
+  return phase === 0 ? 0 : PHASE_HOLD_MS;
+}
 
 /** Backlog gates, in bytes of `index.unindexed_bytes`. */
 export interface Gates {
@@ -81,7 +95,11 @@ export function cellLengthMs(s: Schedule): number {
 
 /** Upper bound of the scenarios' duration: every cell plus every gate wait plus grid rounding and slack. */
 export function scenarioDurationMs(s: Schedule): number {
-  return PHASES.length * 2 * cellLengthMs(s) + (PHASES.length - 1) * s.phaseTimeoutMs + 6 * TICK_MS;
+  return (
+    PHASES.length * 2 * cellLengthMs(s) +
+    (PHASES.length - 1) * (s.phaseTimeoutMs + PHASE_HOLD_MS) +
+    6 * TICK_MS
+  );
 }
 
 /** The first grid tick strictly after `time`. */
@@ -119,8 +137,8 @@ export function advance(
 ): MachineState {
   let { phase, waitStart, lastFail, start } = state;
   const starts = [...state.starts];
-  const cells = 2 * cellLengthMs(s);
   while (phase < PHASES.length) {
+    const cells = 2 * cellLengthMs(s) + holdMs(phase);
     if (start === null) {
       if (reading && reading.time >= waitStart) {
         if (gateHolds(PHASES[phase], reading.unindexedBytes, g)) {
@@ -134,7 +152,7 @@ export function advance(
       waitStart += s.phaseTimeoutMs;
     } else {
       // The next wait may begin at the earliest possible end: its gate tells the phases apart anyway (the writer
-      // keeps the backlog out of the next gate until the current cells are over).
+      // keeps the backlog out of the next gate until the current phase's hold is over).
       if (now < start.hi + cells) break;
       starts.push(start);
       waitStart = start.lo + cells;
@@ -153,8 +171,11 @@ export function slotAt(state: MachineState, now: number, s: Schedule): Slot {
   if (start === null || now < start.hi) return { phase, stage: 'waiting', consistency: null, window: null };
   const cell = cellLengthMs(s);
   const index = now - start.hi < cell ? 0 : 1;
-  // Measured only where every possible start agrees: [hi + W, lo + C) for strong, shifted by C for eventual.
-  const window = { start: start.hi + index * cell + s.warmupMs, end: start.lo + (index + 1) * cell };
+  // From this VU's own start, and never past the phase's earliest possible end (see the header).
+  const window = {
+    start: start.hi + index * cell + s.warmupMs,
+    end: Math.min(start.hi + (index + 1) * cell, start.lo + 2 * cell + holdMs(state.phase)),
+  };
   if (window.end <= window.start)
     return { phase, stage: 'warmup', consistency: CONSISTENCIES[index], window: null };
   return {

@@ -54,29 +54,29 @@ describe('scenario options', () => {
 
   it('bounds both scenarios by the cells, the gate waits and slack', () => {
     const options = scenarioOptionsFor(config);
-    // 6 cells of 6 s + 2 waits of 15 s + 6 s slack.
+    // 6 cells of 6 s + 2 waits of 15 s + 2 holds of 2 s + 6 s slack.
     expect(options.scenarios).toEqual({
       queries: {
         executor: 'constant-arrival-rate',
         exec: 'query',
         rate: 10,
         timeUnit: '1s',
-        duration: '72000ms',
+        duration: '76000ms',
         preAllocatedVUs: 10,
         maxVUs: 10,
         gracefulStop: '10000ms',
       },
-      writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '72s', gracefulStop: '5s' },
+      writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '76s', gracefulStop: '5s' },
     });
     expect(options.thresholds).toEqual({
       ...backlogThresholds(gatesOf(config), 'arrival'),
       ...backlogSeriesThresholds(config),
     });
-    // The series: 72 buckets of 1 s, 7 query sub-metrics per bucket and consistency, 4 poll gauges and the rows
+    // The series: 76 buckets of 1 s, 7 query sub-metrics per bucket and consistency, 4 poll gauges and the rows
     // counter per bucket.
-    expect(Object.keys(backlogSeriesThresholds(config))).toHaveLength(72 * (2 * 7 + 4 + 1));
+    expect(Object.keys(backlogSeriesThresholds(config))).toHaveLength(76 * (2 * 7 + 4 + 1));
     expect(
-      options.thresholds?.['http_req_duration{ts:71,consistency:strong,expected_response:true}'],
+      options.thresholds?.['http_req_duration{ts:75,consistency:strong,expected_response:true}'],
     ).toEqual(['max>=0']);
     expect(options.summaryTrendStats).toContain('p(99)');
   });

@@ -216,7 +216,7 @@ describe('an aborted run', () => {
   it('is marked aborted, says where it stopped, and leaves its thresholds unevaluated', () => {
     expect(result.status).toBe('aborted');
     expect(result.status_reason).toBe(
-      "interrupted 57 s before the scenarios' planned end, during the idle, strong cell " +
+      "interrupted 1 min 01 s before the scenarios' planned end, during the idle, strong cell " +
         '(Ctrl+C, a signal, test.abort() or an abortOnFail threshold)',
     );
     expect(result.thresholds).toEqual({ evaluated: false, passed: null, failed: [] });

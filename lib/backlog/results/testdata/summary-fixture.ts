@@ -34,7 +34,7 @@ export const fixtureRun: RunInfo = {
   namespace: 'bench-backlog-fixture',
   seed: 42,
   startedAtMs: T0 - 10_000,
-  finishedAtMs: T0 + 60_000,
+  finishedAtMs: T0 + 64_000,
   t0: T0,
   setupSnapshot: { timeMs: T0 - 1000, unindexedBytes: 0, approxRowCount: 1000 },
   emulator: FIXTURE_EMULATOR,
