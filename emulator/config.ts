@@ -46,6 +46,8 @@ export interface EmulatorConfig {
   eventualTailLimitBytes: number;
   /** Indexing pace in logical bytes per second; Infinity = as fast as the vector engine goes. @default Infinity */
   indexBytesPerSecond: number;
+  /** Bytes at the start of each namespace's log indexed without the pace (a seed at machine speed). */
+  indexBurstBytes: number;
   /** When set, requests must carry `Authorization: Bearer <apiKey>`; otherwise any token is accepted. */
   apiKey: string | null;
   /** Permit binding a non-loopback interface (prints a warning). @default false */
@@ -73,6 +75,7 @@ export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
   backlogLimitBytes: 2 * 2 ** 30, // 2 GiB: the stricter reading of the documented "2 GB"
   eventualTailLimitBytes: 128 * 2 ** 20, // 128 MiB
   indexBytesPerSecond: Number.POSITIVE_INFINITY, // bytes/s
+  indexBurstBytes: 0,
   apiKey: null,
   allowRemote: false,
   maxBodyBytes: 512 * 2 ** 20, // 512 MiB
@@ -96,6 +99,9 @@ Flags:
   --backlog-limit SIZE           unindexed bytes above which writes and strong queries get 429 (default 2GiB)
   --eventual-tail-limit SIZE     unindexed bytes an eventual query scans at most (default 128MiB)
   --index-throughput RATE        indexing pace, SIZE per second (e.g. 32MiB or 32MiB/s) or unlimited (default)
+  --index-burst SIZE             each namespace's first SIZE of writes is indexed as fast as the machine goes, the
+                                 rest at --index-throughput: a seed loads in seconds, the backlog drains at the pace
+                                 (default 0)
   --latency-model MODEL          service (default): the waits below, as turbopuffer's architecture has them;
                                  none: every answer as fast as the engine (no waits; the flags below are refused)
   --strong-read-latency DURATION a strong query's freshness round trip to object storage (default 12ms)
@@ -219,6 +225,13 @@ export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
     config.eventualTailLimitBytes = sizeFlag('eventual-tail-limit', v['eventual-tail-limit']);
   if (v['index-throughput'] !== undefined)
     config.indexBytesPerSecond = parseThroughput(v['index-throughput']);
+  if (v['index-burst'] !== undefined) {
+    config.indexBurstBytes = sizeFlag('index-burst', v['index-burst']);
+    if (!Number.isFinite(config.indexBytesPerSecond))
+      throw new ConfigError(
+        '--index-burst: only applies with a paced --index-throughput (indexing is unlimited)',
+      );
+  }
   if (v['api-key'] !== undefined) {
     if (v['api-key'] === '') throw new ConfigError('--api-key: expected a non-empty key');
     config.apiKey = v['api-key'];
@@ -242,6 +255,7 @@ const OPTIONS = {
   'backlog-limit': { type: 'string' },
   'eventual-tail-limit': { type: 'string' },
   'index-throughput': { type: 'string' },
+  'index-burst': { type: 'string' },
   'latency-model': { type: 'string' },
   'strong-read-latency': { type: 'string' },
   'commit-interval': { type: 'string' },

@@ -49,6 +49,22 @@ describe('indexer', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
   });
 
+  it('indexes the burst as it arrives, unpaced, then keeps the pace', async () => {
+    const log = new FakeLog(4000);
+    const indexer = new Indexer(log, { bytesPerSecond: 10, intervalMs: 20, burstBytes: 6000 });
+    indexer.kick();
+    await sleep(50);
+    // The first write (4,000 bytes) is all inside the burst: indexed at once.
+    expect(log.calls).toEqual([4000]);
+    log.headPos = 10_000;
+    indexer.kick();
+    await sleep(100);
+    // The second is indexed up to the burst's end at once, the rest at 10 bytes/s.
+    expect(log.calls.slice(0, 2)).toEqual([4000, 6000]);
+    expect(log.cursorPos).toBeLessThan(6010);
+    await indexer.stop();
+  });
+
   it('fast-forwards to the position indexed before a restart, then keeps the pace', async () => {
     const log = new FakeLog(10_000);
     const indexer = new Indexer(log, { bytesPerSecond: 10, intervalMs: 20 });

@@ -16,6 +16,8 @@ export interface Indexable {
 export interface IndexerOptions {
   /** Logical bytes per second; Infinity = unpaced. */
   bytesPerSecond: number;
+  /** The first this many bytes of the log are indexed unpaced (--index-burst). @default 0 */
+  burstBytes?: number;
   /** Time between paced batches. @default 100 ms */
   intervalMs?: number;
   /** Reports a failed batch (the indexer retries after a pause). */
@@ -29,7 +31,7 @@ export class Indexer {
   private stopped = false;
   private credit = 0;
   private lastTick = performance.now();
-  /** Recovery: index up to here without pacing (work done before the restart). */
+  /** Index up to here without pacing: the burst, and after a restart the work done before it. */
   private fastForwardTo = 0;
   private readonly intervalMs: number;
   private lastBatchMs = 0;
@@ -39,6 +41,7 @@ export class Indexer {
     private readonly options: IndexerOptions,
   ) {
     this.intervalMs = options.intervalMs ?? 100;
+    this.fastForwardTo = options.burstBytes ?? 0;
   }
 
   /** Something was written: make sure a drain is running. */

@@ -58,6 +58,7 @@ export class NamespaceRegistry {
     const ns = new Namespace(name, wal, this.createColumn, this.config);
     const indexer = new Indexer(ns, {
       bytesPerSecond: this.config.indexBytesPerSecond,
+      burstBytes: this.config.indexBurstBytes,
       onError: (error) =>
         this.log(`indexer of ${name} failed a batch (retrying): ${(error as Error).stack ?? error}`),
     });

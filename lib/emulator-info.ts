@@ -17,6 +17,8 @@ export interface EmulatorInfo {
     eventual_tail_limit_bytes: number;
     /** null: unlimited (as fast as the vector engine goes). */
     index_bytes_per_second: number | null;
+    /** --index-burst: bytes at the start of each namespace indexed without the pace (absent in older results). */
+    index_burst_bytes?: number;
     max_body_bytes: number;
     max_inflight_bytes: number;
     query_slots: number;
