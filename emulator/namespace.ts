@@ -9,7 +9,7 @@
 //                              |  eventual scans up to the tail limit  |              committing
 import { notFound } from './api-error';
 import { appendWriteVectors, applyWriteRows } from './apply-write';
-import { checkWriteBackpressure } from './backpressure';
+import { type BacklogState, checkWriteBackpressure } from './backpressure';
 import { orInPlace, resizedCopy } from './bitset';
 import type { EmulatorConfig } from './config';
 import { DocStore } from './doc-store';
@@ -34,6 +34,7 @@ export type NamespaceConfig = Pick<
   | 'backlogLimitBytes'
   | 'eventualTailLimitBytes'
   | 'indexBytesPerSecond'
+  | 'indexBurstBytes'
   | 'querySlots'
   | 'queryWaitMs'
   | 'latency'
@@ -127,6 +128,16 @@ export class Namespace {
     return this.committedPos - this.cursorPos;
   }
 
+  /** The backlog and how fast it drains now (unpaced inside --index-burst): backpressure and its retry hint. */
+  get backlog(): BacklogState {
+    const inBurst = this.cursorPos < this.config.indexBurstBytes;
+    return {
+      unindexedBytes: this.unindexedBytes,
+      limitBytes: this.config.backlogLimitBytes,
+      indexBytesPerSecond: inBurst ? Number.POSITIVE_INFINITY : this.config.indexBytesPerSecond,
+    };
+  }
+
   /** Runs `work` alone among this namespace's writes. */
   exclusive<T>(work: () => Promise<T> | T): Promise<T> {
     const run = this.lock.then(work, work);
@@ -140,11 +151,7 @@ export class Namespace {
     await decodeVectors(writeVectorBatches(req), DECODE_SLICE_ROWS, writeTurn);
     const { result, seq } = await this.exclusive(async () => {
       if (this.deleted) throw notFound(this.name);
-      checkWriteBackpressure(req, {
-        unindexedBytes: this.unindexedBytes,
-        limitBytes: this.config.backlogLimitBytes,
-        indexBytesPerSecond: this.config.indexBytesPerSecond,
-      });
+      checkWriteBackpressure(req, this.backlog);
       const prepared = prepareWrite(req, this);
       const timeMs = Date.now();
       const seq = await this.wal.append({ kind: 'write', timeMs, body });

@@ -4,11 +4,6 @@ import { checkStrongQuery } from '../backpressure';
 import type { Namespace, ReadView } from '../namespace';
 
 export function planView(ns: Namespace, consistency: 'strong' | 'eventual'): ReadView {
-  if (consistency === 'strong')
-    checkStrongQuery({
-      unindexedBytes: ns.unindexedBytes,
-      limitBytes: ns.config.backlogLimitBytes,
-      indexBytesPerSecond: ns.config.indexBytesPerSecond,
-    });
+  if (consistency === 'strong') checkStrongQuery(ns.backlog);
   return ns.view(consistency);
 }

@@ -115,6 +115,25 @@ describe('unindexed backlog', () => {
     ]);
   });
 
+  it.each([
+    [0, '10000'],
+    [1000 * ROW_BYTES, '100'],
+  ])(
+    'the retry hint of a 429 follows the pace, unpaced inside --index-burst (burst %d bytes: %s ms)',
+    async (burst, hint) => {
+      const { emulator: e } = await heldEmulator({ indexBytesPerSecond: 1, indexBurstBytes: burst });
+      for (let w = 0; w < 7; w++) {
+        const body = { upsert_columns: columns(w * 10, 10), distance_metric: 'cosine_distance' };
+        expect((await e.post('/v2/namespaces/b', body)).status).toBe(200);
+      }
+      const refused = await e.post('/v2/namespaces/b', { upsert_columns: columns(100, 1) });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after-ms')).toBe(hint);
+      const strong = await e.post('/v2/namespaces/b/query', ann('strong', 5));
+      expect(strong.headers.get('retry-after-ms')).toBe(hint);
+    },
+  );
+
   it('over the backlog limit: writes get 429 unless disable_backpressure applies, strong queries get 429', async () => {
     const { emulator: e, release } = await heldEmulator();
     // Seven writes of 10 rows: the check happens before each write, so the 7th (at exactly the limit) passes.
