@@ -1,32 +1,53 @@
 // Experiment 1's profiles, in one place for `make backlog`, `make backlog-smoke` and the tests: emulator flags plus
 // the script's knobs (lib/backlog/config.ts). Which one a make target uses: ./experiments.ts.
+import { rowBytes } from '../lib/vectors';
 import type { Profile } from './experiments';
 
+/** The local profile's seed, also the emulator's --index-burst (in bytes), so the two cannot disagree. */
+const LOCAL_SEED_ROWS = 100_000;
+
 export const PROFILES = {
-  // The real service's limits scaled by 1/32: 2 GiB backlog limit -> 64 MiB, 128 MiB eventual tail -> 4 MiB,
-  // windows 512 MiB / 1.75 GiB / 2.10 GiB -> 16 / 56 / 67.2 MiB. Paced so all three phases fit in 5 minutes.
-  // The emulator's latency model at the service's figures (its defaults): with one commit per second, the one
-  // writer lands one 1,500-row batch (4.4 MiB) a second against 2 MiB/s of indexing, and the seed goes in 2 writes.
-  // The gates open about 6 s and 10 s into their waits (make backlog on a fresh clone); PHASE_TIMEOUT_S is their
-  // slack in the scenarios' bound, idle once the last cell ends, so it stays small enough for the 5 minutes.
+  // The real service's limits scaled by 1/128: 2 GiB backlog limit -> 16 MiB, 128 MiB eventual tail -> 1 MiB,
+  // windows 512 MiB / 1.75 GiB / 2.10 GiB -> 4 / 14 / 16.8 MiB, with the published 100,000 seed rows. The seed is
+  // indexed at machine speed (--index-burst: its bytes exactly), the backlog drains at 128 KiB/s: the emulator's
+  // search costs more with every row it holds (the service's stays flat from 100,000 to 1.5M rows), so the phases
+  // must add few rows to the seed: 12,600 rows (13 %) in a trial run, where 1/32 with 10,000 seed rows added ten
+  // times the seed. 25 s cells at 30 queries/s: 750 samples per cell, all three phases within the 5 minutes.
+  // The latency model at the service's figures (its defaults): with one commit per second each of two writers
+  // lands a batch of 300 rows (0.88 MiB) a second, small enough that they hold the backlog above GT_START_BYTES:
+  // a writer writes only while a batch fits under GT_START + half the gap LT_CAP..GT_START (18.2 MiB), and the
+  // backlog drains 0.3 MiB while a batch waits for its commit. Two writers open the gates in about 3 and 5 s; a
+  // query VU sees a gate up to 2 s after the writer and gives the phase up PHASE_TIMEOUT_S after its own wait
+  // began (one writer took 9 s to the upper gate, and most query VUs gave that phase up at 10 s). The timeout is
+  // also idle slack after the last cell in the scenarios' bound, so it stays small.
   local: {
-    description: 'local profile: 1/32 of the real limits, 30 s cells, all three phases in <= 5 minutes',
-    emulator: ['--backlog-limit', '64MiB', '--eventual-tail-limit', '4MiB', '--index-throughput', '2MiB'],
+    description:
+      'local profile: 1/128 of the real limits, the published 100,000 seed rows, 25 s cells, all three phases in <= 5 minutes',
+    emulator: [
+      '--backlog-limit',
+      '16MiB',
+      '--eventual-tail-limit',
+      '1MiB',
+      '--index-throughput',
+      '128KiB',
+      '--index-burst',
+      String(LOCAL_SEED_ROWS * rowBytes(768)),
+    ],
     env: {
       ALLOW_SMALL_THRESHOLDS: '1',
-      SEED_ROWS: '10000',
-      MAX_TOTAL_ROWS: '300000',
-      LT_START_BYTES: '16MiB',
-      LT_CAP_BYTES: '56MiB',
-      GT_START_BYTES: '67.2MiB',
-      QUERY_DURATION_S: '30',
+      SEED_ROWS: String(LOCAL_SEED_ROWS),
+      MAX_TOTAL_ROWS: '200000',
+      LT_START_BYTES: '4MiB',
+      LT_CAP_BYTES: '14MiB',
+      GT_START_BYTES: '16.8MiB',
+      QUERY_DURATION_S: '25',
       QUERY_WARMUP_S: '5',
-      QUERY_RATE: '20',
-      QUERY_VUS: '40',
-      WRITERS: '1',
-      WRITE_BATCH_ROWS: '1500',
-      SEED_BATCH_ROWS: '5000',
-      PHASE_TIMEOUT_S: '15',
+      QUERY_RATE: '30',
+      QUERY_VUS: '60',
+      WRITERS: '2',
+      WRITE_BATCH_ROWS: '300',
+      SEED_BATCH_ROWS: '10000',
+      PHASE_TIMEOUT_S: '12',
     },
   },
   // The issue's published smoke values, against an emulator whose limit sits between LT_CAP and GT_START. The
