@@ -410,13 +410,18 @@ describe('namespace routes', () => {
   });
 
   it('/_emulator/settings names the version and every setting that shapes a run', async () => {
-    const e = await seeded({ backlogLimitBytes: 6 * 2 ** 20, indexBytesPerSecond: 512 * 1024 });
+    const e = await seeded({
+      backlogLimitBytes: 6 * 2 ** 20,
+      indexBytesPerSecond: 512 * 1024,
+      indexBurstBytes: 3 * 2 ** 20,
+    });
     const reply = await e.get('/_emulator/settings');
     expect(reply.status).toBe(200);
     expect(reply.body.settings).toEqual({
       backlog_limit_bytes: 6 * 2 ** 20,
       eventual_tail_limit_bytes: 128 * 2 ** 20,
       index_bytes_per_second: 512 * 1024,
+      index_burst_bytes: 3 * 2 ** 20,
       max_body_bytes: 512 * 2 ** 20,
       max_inflight_bytes: 2 ** 30,
       query_slots: 16,
@@ -432,6 +437,8 @@ describe('namespace routes', () => {
       '134217728',
       '--index-throughput',
       '524288',
+      '--index-burst',
+      '3145728',
       '--max-inflight-bytes',
       '1073741824',
       '--latency-model',
