@@ -44,6 +44,7 @@ function axisOption(a: Axis, position?: 'left' | 'right'): EChartsOption {
   if (a.kind === 'category')
     out.axisLabel = { interval: 0, rotate: (a.categories?.length ?? 0) > 6 ? 30 : 0 };
   if (a.min !== undefined && a.kind !== 'log') out.min = a.min;
+  if (a.max !== undefined && a.kind !== 'log') out.max = a.max;
   if (position) out.position = position;
   return out;
 }

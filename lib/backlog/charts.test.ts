@@ -83,6 +83,18 @@ describe('backlog charts from a result with the time series', () => {
     expect(series(errors, 'eventual errors')?.every(([, y]) => y === 0 || y === null)).toBe(true);
   });
 
+  it('puts the latency and error charts on one time axis, to the end of the later one', () => {
+    const latency = byId(set, 'latency');
+    const errors = byId(set, 'errors');
+    const lastX = (c: typeof latency) =>
+      Math.max(...c.series.flatMap((s) => s.points.map(([x]) => Number(x))));
+    // Both end with the last query bucket's middle; the axis ends at the next 10 s beyond the data and the bands.
+    expect([lastX(errors), lastX(latency)]).toEqual([35.5, 35.5]);
+    expect([latency.x.max, errors.x.max]).toEqual([40, 40]);
+    // The per-cell chart keeps its category axis.
+    expect(byId(set, 'cells').x.max).toBeUndefined();
+  });
+
   it("draws each cell's percentiles beside the published ones (another axis for a local target)", () => {
     const cells = byId(set, 'cells');
     expect(cells.x.categories).toEqual([

@@ -301,5 +301,18 @@ export function backlogCharts(r: BacklogReportInput): ChartSet {
       "The target's backlog limit is not in the result: the dashed lines are the phase gates (the limit lies " +
         'between them).',
     );
-  return { charts: [latencyChart(r), errorChart(r), cellChart(r)].map(withoutEmptySeries), notes };
+  const [latency, errors] = sharedTimeAxis(latencyChart(r), errorChart(r));
+  return { charts: [latency, errors, cellChart(r)].map(withoutEmptySeries), notes };
+}
+
+/** The charts over time on one x range (each chart's own ended where its data did: 250 s beside 210 s). */
+function sharedTimeAxis(...charts: ChartSpec[]): ChartSpec[] {
+  let end = 0;
+  for (const c of charts) {
+    for (const series of c.series)
+      for (const [x] of series.points) if (typeof x === 'number') end = Math.max(end, x);
+    for (const b of c.bands ?? []) if (b.axis === 'x' && typeof b.to === 'number') end = Math.max(end, b.to);
+  }
+  const max = Math.ceil(end / 10) * 10;
+  return charts.map((c) => ({ ...c, x: { ...c.x, max } }));
 }

@@ -14,6 +14,8 @@ export interface Axis {
   unit?: string;
   /** Lower bound (default: the library's choice; 0 for bars). */
   min?: number;
+  /** Upper bound (default: the library's choice), e.g. to give charts of one run the same time axis. */
+  max?: number;
 }
 
 export type SeriesKind = 'line' | 'bar' | 'scatter';
