@@ -58,5 +58,6 @@ export const constantArrivalRate: Executor<ConstantArrivalRateConfig, ArrivalPla
   maxVUs: (c) => c.maxVUs,
   regularDuration: (c) => c.duration,
   run: (c, s) => runArrival(c, c.duration, s),
+  waitsBeforeEachIteration: true,
   vu: arrivalVu,
 };

@@ -50,7 +50,10 @@ export interface VuLoop {
   stopped(): boolean;
   /** Runs one iteration; `index` is its number in this scenario on this instance (iterationInInstance). */
   iterate(index: number): unknown;
-  /** Waits until epoch ms `due` or the scenario's stop, whichever comes first. */
+  /**
+   * Waits until epoch ms `due` or the scenario's stop, whichever comes first. On a hosted VU's thread it always
+   * yields at least one event-loop turn (a promise), even when `due` has passed.
+   */
   waitUntil(due: number): void | Promise<void>;
   /** Epoch ms the VU's last iteration ended (it is free from then on). */
   lastIterationEnd(): number;
@@ -88,6 +91,11 @@ export interface Executor<C extends BaseScenarioConfig, P> {
    * (iteration-based executors; `notStarted` holds what each early-ended activation reported).
    */
   unstarted?(c: C, block: Int32Array, notStarted: number[]): number[];
+  /**
+   * True when `vu` calls `loop.waitUntil` before every iteration (arrival-rate): that wait gives a hosted VU's thread
+   * its turn between iterations, so the VU side adds none of its own after each.
+   */
+  waitsBeforeEachIteration?: true;
   /** VU thread: the iterations of one activation; returns how many of its own it never started. */
   vu(plan: P, loop: VuLoop): Promise<number>;
 }

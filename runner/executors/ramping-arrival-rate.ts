@@ -39,5 +39,6 @@ export const rampingArrivalRate: Executor<RampingArrivalRateConfig, ArrivalPlan>
   maxVUs: (c) => c.maxVUs,
   regularDuration: (c) => stagesTotal(c.stages),
   run: (c, s) => runArrival(c, stagesTotal(c.stages), s),
+  waitsBeforeEachIteration: true,
   vu: arrivalVu,
 };

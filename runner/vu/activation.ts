@@ -33,7 +33,8 @@ function waitUntil(rt: VuRuntime, block: Int32Array, due: number): void | Promis
     }
     return;
   }
-  if (now >= due) return;
+  // A start already due still gives the thread's other VUs and its sockets a turn (see `one` in runActivation).
+  if (now >= due) return nextTurn();
   return threadStarts().wait(due, block);
 }
 
@@ -57,15 +58,18 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
   const ctx = { fn, data: setupDataFor(msg.setupData), block };
   const stopped = () => Atomics.load(block, SC_STOP) !== 0 || Atomics.load(rt.signal, SIGNAL_STOP_NEW) !== 0;
 
+  const executor = executorNamed(scenario.executor);
+  if (!executor) throw new Error(`unknown executor ${scenario.executor}`);
   const iterations = scenario.iterations;
+  // A hosted VU gives the thread's other VUs and its sockets a turn after every iteration, even one that finished
+  // in microtasks: here, or in the wait before its next start (waitUntil) when its executor waits before each one.
+  const yieldAfter = rt.hosted && executor.waitsBeforeEachIteration !== true;
   const one = (index: number) => {
     rt.iterationInInstance = index;
     rt.iterationInTest = iterations ? stripeItem(iterations, index) : index;
     Atomics.add(block, SC_BUSY, 1);
     const r = runIteration(rt, ctx);
-    // A hosted VU gives the thread's other VUs and its sockets a turn after every iteration, even one that finished
-    // in microtasks.
-    if (rt.hosted)
+    if (yieldAfter)
       return Promise.resolve(r)
         .finally(() => Atomics.sub(block, SC_BUSY, 1))
         .then(nextTurn);
@@ -74,8 +78,6 @@ export async function runActivation(rt: VuRuntime, realm: Realm, msg: ActivateMe
     return r;
   };
 
-  const executor = executorNamed(scenario.executor);
-  if (!executor) throw new Error(`unknown executor ${scenario.executor}`);
   let lagTags: Readonly<Record<string, string>> | undefined;
   const loop: VuLoop = {
     block,
