@@ -8,7 +8,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
 import { publishLoopLag } from './metrics/loop-lag';
 import { SampleBatchEncoder } from './metrics/sample-batch';
-import { threadStarts } from './vu/hosted-starts';
 import { createHostedRealm, newHostedContext } from './vu/realm';
 import { FLUSH_AGE_MS, type PostToMain, VuRuntime } from './vu/runtime';
 import { inlineSourceMapRemapper, scriptStack, setFrameRemapper } from './vu/script-stack';
@@ -21,7 +20,6 @@ process.setSourceMapsEnabled(true);
 const { scriptPath, loopLag, awaits, shifts, refusal } = workerData as HostData;
 // Every request of this thread's VUs is timed here: its lag is bench_event_loop_lag{thread:vu-host}.
 publishLoopLag(loopLag, 0);
-threadStarts();
 // Compiled once for every VU of this thread; each context runs it to get its own module instance.
 const code = readFileSync(scriptPath, 'utf8');
 const script = new Script(code, { filename: scriptPath });

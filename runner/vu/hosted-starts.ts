@@ -1,16 +1,15 @@
 // When the arrival-rate iterations of hosted VUs (several VUs per thread) start. One scheduler per thread keeps its VUs'
-// waits in a heap and one alarm for the earliest (./clock.ts: a helper thread sleeping to the microsecond), so the
-// thread sleeps until a start is due however many VUs wait, and wakes once per start, never to poll. A scenario's
-// stop (its block's STOP word, set and notified by the main thread) is awaited with Atomics.waitAsync and lets that
-// scenario's waiters go at once.
+// waits in a heap and one alarm for the earliest (./timer-alarm.ts: a Node timer, never early), so the thread sleeps
+// until a start is due however many VUs wait, and wakes once per due start (or once for all the starts due by the
+// time it fires), never to poll. A scenario's stop (its block's STOP word, set and notified by the main thread) is
+// awaited with Atomics.waitAsync and lets that scenario's waiters go at once.
 
 import { nowMs, SC_STOP } from '../control-block';
-import { Clock } from './clock';
+import { TimerAlarm } from './timer-alarm';
 
-/** What the scheduler needs of an alarm: one pending call at a time (./clock.ts). */
+/** What the scheduler needs of an alarm: one pending call at a time, never before its due (./timer-alarm.ts). */
 export interface Alarm {
-  /** `then`: the due of the alarm likely to be set next (a hint the alarm may prepare for). */
-  set(due: number, fire: () => void, then?: number): void;
+  set(due: number, fire: () => void): void;
   cancel(): void;
 }
 
@@ -22,13 +21,9 @@ interface Waiter {
 
 let thread: StartScheduler | undefined;
 
-/**
- * This thread's scheduler (hosted VUs' arrival-rate starts and sleeps). A host thread makes it as it starts, so the
- * clock's helper thread is up before the first start: one that started with the first wait would make that start
- * late, and the starts after it dropped while a VU is still busy with it.
- */
+/** This thread's scheduler (hosted VUs' arrival-rate starts and sleeps). */
 export function threadStarts(): StartScheduler {
-  thread ??= new StartScheduler(SC_STOP, undefined, new Clock());
+  thread ??= new StartScheduler(SC_STOP, undefined, new TimerAlarm());
   return thread;
 }
 
@@ -92,11 +87,8 @@ export class StartScheduler {
     }
     if (due === this.alarmDue) return;
     this.alarmDue = due;
-    this.alarm ??= new Clock();
-    // The next start after this one is the earlier of the root's children: the clock arms it as it fires this one.
-    const heap = this.heap;
-    const then = Math.min(heap[1]?.due ?? Number.POSITIVE_INFINITY, heap[2]?.due ?? Number.POSITIVE_INFINITY);
-    this.alarm.set(due, this.turn, Number.isFinite(then) ? then : undefined);
+    this.alarm ??= new TimerAlarm();
+    this.alarm.set(due, this.turn);
   }
 
   private watch(stop: Int32Array): void {
