@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
+import { httpWarm } from './http/warm-up';
 import { publishLoopLag } from './metrics/loop-lag';
 import { SampleBatchEncoder } from './metrics/sample-batch';
 import { createHostedRealm, newHostedContext } from './vu/realm';
@@ -67,7 +68,9 @@ function spawn(data: MainToHost & { type: 'spawn' }): void {
         if (vus.size === 0) setImmediate(() => process.exit(0));
       }),
     );
-    post({ type: 'ready' });
+    // A VU whose script imports k6/http started the thread's HTTP warm-up (runner/http/warm-up.ts): it is ready
+    // once that is over, so the test's first starts find the thread's HTTP code warm.
+    void httpWarm().then(() => post({ type: 'ready' }));
   } catch (error) {
     rt.encoder.flush();
     post({ type: 'initError', message: scriptStack(error) });

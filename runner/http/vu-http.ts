@@ -22,7 +22,7 @@ import { HttpURL, InvalidUrlError, type RequestTarget, resolveTarget } from './r
 import { Response } from './response';
 import { compress, toArrayBuffer } from './response-body';
 import { SHARED_BODY_MIN_BYTES, SharedBodyBuffer } from './shared-body';
-import { undici } from './undici';
+import { warmHttp } from './warm-up';
 
 /** Strings this long (1 Mi chars, a few ms to encode) are encoded in slices by hosted VUs. */
 const SLICED_ENCODE_MIN_CHARS = 1 << 20;
@@ -46,8 +46,9 @@ export class VuHttp implements FlowContext {
     const options = host.httpOptions;
     this.tagFlags = httpTagFlags(options.systemTags);
     // A hosted VU serves its own sockets: undici loads now, during VU init, not with the first request, where its
-    // 0.1-0.2 s held the thread every VU shares and dropped the test's first few hundred arrival-rate starts.
-    if (host.hosted) undici();
+    // 0.1-0.2 s held the thread every VU shares and dropped the test's first few hundred arrival-rate starts; and the
+    // thread warms its HTTP code before its VUs are ready (./warm-up.ts).
+    if (host.hosted) warmHttp();
     host.onIterationStart(() => {
       if (!options.noCookiesReset) this.vuJar.reset();
     });
