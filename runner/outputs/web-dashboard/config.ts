@@ -44,39 +44,36 @@ function bool(name: string, raw: string | undefined): boolean {
 }
 
 /** Loopback only: the page shows the test's results (URLs, tags), which stay on this machine. */
-function loopbackHost(raw: string | undefined): string {
+function loopbackHost(raw: string | undefined, label: string): string {
   const host = (raw ?? '').trim();
   if (host === '' || host === 'localhost') return '127.0.0.1';
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (isIP(bare) === 4 && bare.startsWith('127.')) return bare;
   if (isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1')) return '::1';
   return fail(
-    `K6_WEB_DASHBOARD_HOST=${host}: bench serves the web dashboard on loopback only (localhost, 127.0.0.1 or ::1); ` +
+    `${label}=${host}: bench serves the web dashboard on loopback only (localhost, 127.0.0.1 or ::1); ` +
       'to watch it from another machine, forward the port (ssh -L 5665:127.0.0.1:5665 THIS_HOST)',
   );
 }
 
-function port(raw: string | undefined): number {
+function port(raw: string | undefined, label: string): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_PORT;
   const n = Number(raw.trim());
   if (!Number.isInteger(n) || n < -1 || n > 65_535)
-    return fail(
-      `K6_WEB_DASHBOARD_PORT=${raw} is not a port: use 1-65535, 0 for any free port, or -1 for no live page`,
-    );
+    return fail(`${label}=${raw} is not a port: use 1-65535, 0 for any free port, or -1 for no live page`);
   return n;
 }
 
-function period(raw: string | undefined): number {
+function period(raw: string | undefined, label: string): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_PERIOD_MS;
   let ms: number;
   try {
     // A bare number is milliseconds, as in every k6 duration.
     ms = parseDuration(raw);
   } catch (error) {
-    return fail(`K6_WEB_DASHBOARD_PERIOD: ${(error as Error).message}`);
+    return fail(`${label}: ${(error as Error).message}`);
   }
-  if (!(ms >= 100))
-    return fail(`K6_WEB_DASHBOARD_PERIOD=${raw} is too short: use 100ms or more (the default is 10s)`);
+  if (!(ms >= 100)) return fail(`${label}=${raw} is too short: use 100ms or more (the default is 10s)`);
   return ms;
 }
 
@@ -88,12 +85,17 @@ const PARAMETERS: Record<string, string> = {
   export: 'K6_WEB_DASHBOARD_EXPORT',
 };
 
+interface Settings {
+  values: Record<string, string | undefined>;
+  /** What to call each value in an error: its variable, or the --out parameter it came from. */
+  label: (name: string) => string;
+}
+
 /** The variables with `--out web-dashboard=...`'s parameters laid over them (each such --out turns it on). */
-function withOutParameters(
-  env: Record<string, string | undefined>,
-  outArgs: readonly string[],
-): Record<string, string | undefined> {
-  if (outArgs.length === 0) return env;
+function withOutParameters(env: Record<string, string | undefined>, outArgs: readonly string[]): Settings {
+  const fromOut = new Map<string, string>();
+  const label = (name: string) => fromOut.get(name) ?? name;
+  if (outArgs.length === 0) return { values: env, label };
   const out: Record<string, string | undefined> = { ...env, K6_WEB_DASHBOARD: 'true' };
   for (const arg of outArgs)
     for (const [key, value] of new URLSearchParams(arg)) {
@@ -104,8 +106,9 @@ function withOutParameters(
         );
       // A bare `open` means open=true.
       out[name] = key === 'open' && value === '' ? 'true' : value;
+      fromOut.set(name, `--out web-dashboard ${key}`);
     }
-  return out;
+  return { values: out, label };
 }
 
 /**
@@ -117,18 +120,18 @@ export function dashboardConfig(
   outArgs: readonly string[] = [],
 ): DashboardConfig | undefined {
   if (bool('K6_NO_WEB_DASHBOARD', processEnv.K6_NO_WEB_DASHBOARD)) return undefined;
-  const env = withOutParameters(processEnv, outArgs);
+  const { values: env, label } = withOutParameters(processEnv, outArgs);
   const enabled = bool('K6_WEB_DASHBOARD', env.K6_WEB_DASHBOARD);
   const exportRaw = env.K6_WEB_DASHBOARD_EXPORT?.trim() ?? '';
   if (!enabled && exportRaw === '') return undefined;
-  const p = port(env.K6_WEB_DASHBOARD_PORT);
+  const p = port(env.K6_WEB_DASHBOARD_PORT, label('K6_WEB_DASHBOARD_PORT'));
   return {
     serve: enabled && p !== -1,
-    host: loopbackHost(env.K6_WEB_DASHBOARD_HOST),
+    host: loopbackHost(env.K6_WEB_DASHBOARD_HOST, label('K6_WEB_DASHBOARD_HOST')),
     port: p,
-    periodMs: period(env.K6_WEB_DASHBOARD_PERIOD),
+    periodMs: period(env.K6_WEB_DASHBOARD_PERIOD, label('K6_WEB_DASHBOARD_PERIOD')),
     exportPath: exportRaw === '' ? undefined : exportRaw,
-    openRequested: bool('K6_WEB_DASHBOARD_OPEN', env.K6_WEB_DASHBOARD_OPEN),
+    openRequested: bool(label('K6_WEB_DASHBOARD_OPEN'), env.K6_WEB_DASHBOARD_OPEN),
   };
 }
 

@@ -213,6 +213,15 @@ describe('web dashboard variables', () => {
   });
 
   it.each([
+    ['host=0.0.0.0', '--out web-dashboard host=0.0.0.0: bench serves the web dashboard on loopback only'],
+    ['port=70000', '--out web-dashboard port=70000 is not a port'],
+    ['period=10ms', '--out web-dashboard period=10ms is too short'],
+    ['open=maybe', '--out web-dashboard open=maybe is not a boolean'],
+  ])('names the --out parameter a bad value came from (%s), not a variable nobody set', (arg, message) => {
+    expect(() => dashboardConfig({}, [arg])).toThrow(message);
+  });
+
+  it.each([
     [{ K6_WEB_DASHBOARD: 'yes please' }, 'K6_WEB_DASHBOARD=yes please is not a boolean: use true or false'],
     [
       { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_HOST: '0.0.0.0' },
