@@ -11,7 +11,7 @@
 // SIGKILL after a grace period), one that runs past the scenarios' end by OVERRUN_MS stops them, and an instance
 // whose stdin closes (the coordinator died, even by SIGKILL) stops itself.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -23,6 +23,7 @@ import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../modules/module-host';
 import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
 import type { HandedSetup, RemoteScenarios } from '../run-test';
+import { createWorkDir, removeAbandonedWorkDirs } from './work-dirs';
 
 /** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
 export const INSTANCE_ENV = 'BENCH_INSTANCE';
@@ -172,7 +173,9 @@ export function instancesHost(opts: {
     }),
     async start(aborted) {
       process.once('exit', killAll);
-      dir = mkdtempSync(join(tmpdir(), 'bench-instances-'));
+      for (const stale of removeAbandonedWorkDirs(tmpdir()))
+        opts.stderr.write(`bench: removed ${stale}, left by a bench run --instances that was killed\n`);
+      dir = createWorkDir(tmpdir());
       for (let index = 0; index < n; index++) {
         const args = instanceArgs(opts.argv, opts.script, n, index, streamOf(index));
         instances.push(

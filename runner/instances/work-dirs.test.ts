@@ -1,0 +1,41 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createWorkDir, removeAbandonedWorkDirs, WORK_DIR_PREFIX } from './work-dirs';
+
+describe('instance work directories', () => {
+  it("removes those whose owner is gone, and keeps live owners', unowned and unrelated ones", () => {
+    const parent = mkdtempSync(join(tmpdir(), 'work-dirs-test-'));
+    const mine = createWorkDir(parent);
+    expect(readFileSync(join(mine, 'owner.pid'), 'utf8')).toBe(String(process.pid));
+    const owned = (name: string, pid: string) => {
+      const dir = join(parent, `${WORK_DIR_PREFIX}${name}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'owner.pid'), pid);
+      writeFileSync(join(dir, 'instance-1.json'), '{}\n');
+      return dir;
+    };
+    const dead = owned('dead', '4000001');
+    const live = owned('live', '4000002');
+    const garbled = owned('garbled', 'not a pid');
+    const unowned = join(parent, `${WORK_DIR_PREFIX}unowned`);
+    mkdirSync(unowned);
+    const other = join(parent, 'something-else');
+    mkdirSync(other);
+    const removed = removeAbandonedWorkDirs(parent, (pid) => pid === 4000002);
+    expect(removed).toEqual([dead]);
+    expect([mine, dead, live, garbled, unowned, other].map(existsSync)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('finds nothing to remove in a missing directory', () => {
+    expect(removeAbandonedWorkDirs(join(tmpdir(), 'no-such-dir-for-work-dirs'))).toEqual([]);
+  });
+});
