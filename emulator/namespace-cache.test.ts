@@ -1,6 +1,6 @@
 // The modelled cache on a fake clock: what a query finds cold, while loading and hot; hints, purges, bypasses.
 import { describe, expect, it } from 'vitest';
-import { NamespaceCache } from './namespace-cache';
+import { NamespaceCache, wait } from './namespace-cache';
 
 function clock() {
   let t = 0;
@@ -50,5 +50,15 @@ describe('NamespaceCache', () => {
     cache.purge();
     expect(cache.read()).toEqual({ temperature: 'hot', hitRatio: 1, waitMs: 0 });
     expect(cache.read(true)).toEqual({ temperature: 'hot', hitRatio: 1, waitMs: 0 });
+  });
+});
+
+describe('wait', () => {
+  it('never ends before its time by performance.now(), the clock server timings use', async () => {
+    for (const ms of [1, 2, 5, 7, 13]) {
+      const started = performance.now();
+      await wait(ms);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(ms);
+    }
   });
 });

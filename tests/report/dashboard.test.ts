@@ -129,7 +129,7 @@ describe('K6_WEB_DASHBOARD and K6_WEB_DASHBOARD_EXPORT', () => {
     [
       ['--out', 'web-dashboard=host=10.0.0.1&export=r.html'],
       {},
-      'K6_WEB_DASHBOARD_HOST=10.0.0.1: bench serves the web dashboard on loopback only',
+      '--out web-dashboard host=10.0.0.1: bench serves the web dashboard on loopback only',
     ],
   ])('%j %j: exit 255 before any request, naming the problem', async (flags, env, message) => {
     const before = server.requests.length;
