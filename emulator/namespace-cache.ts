@@ -99,8 +99,8 @@ export function wait(ms: number): Promise<void> {
     const check = () => {
       const left = end - performance.now();
       if (left <= 0) resolve();
-      else setTimeout(check, Math.max(1, Math.ceil(left)));
+      else setTimeout(check, Math.ceil(left));
     };
-    setTimeout(check, ms);
+    check();
   });
 }
