@@ -95,11 +95,8 @@ export function cellLengthMs(s: Schedule): number {
 
 /** Upper bound of the scenarios' duration: every cell plus every gate wait plus grid rounding and slack. */
 export function scenarioDurationMs(s: Schedule): number {
-  return (
-    PHASES.length * 2 * cellLengthMs(s) +
-    (PHASES.length - 1) * (s.phaseTimeoutMs + PHASE_HOLD_MS) +
-    6 * TICK_MS
-  );
+  const phases = PHASES.reduce((sum, _, phase) => sum + 2 * cellLengthMs(s) + holdMs(phase), 0);
+  return phases + (PHASES.length - 1) * s.phaseTimeoutMs + 6 * TICK_MS;
 }
 
 /** The first grid tick strictly after `time`. */
