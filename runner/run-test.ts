@@ -129,7 +129,8 @@ function dashboardArgs(specs: readonly string[]): string[] {
 function checkKnownOutputs(input: RunInput): DashboardConfig | undefined {
   const targets: OutputTarget[] = outputTargets(input.out, input.processEnv);
   const dashboard = dashboardConfig(input.processEnv, dashboardArgs(input.out));
-  if (dashboard?.exportPath) targets.push({ flag: 'K6_WEB_DASHBOARD_EXPORT', path: dashboard.exportPath });
+  if (dashboard?.exportPath)
+    targets.push({ flag: dashboard.exportSource ?? 'K6_WEB_DASHBOARD_EXPORT', path: dashboard.exportPath });
   // k6 skips --summary-export with --summary-mode disabled, so it is not checked then.
   if (input.summaryExport && input.summaryMode !== 'disabled')
     targets.push({ flag: '--summary-export', path: input.summaryExport });

@@ -127,6 +127,11 @@ describe('K6_WEB_DASHBOARD and K6_WEB_DASHBOARD_EXPORT', () => {
       'K6_WEB_DASHBOARD_EXPORT: cannot write "/nonexistent-dir/r.html"',
     ],
     [
+      ['--out', 'web-dashboard=export=/nonexistent-dir/r.html'],
+      {},
+      '--out web-dashboard export: cannot write "/nonexistent-dir/r.html"',
+    ],
+    [
       ['--out', 'web-dashboard=host=10.0.0.1&export=r.html'],
       {},
       '--out web-dashboard host=10.0.0.1: bench serves the web dashboard on loopback only',

@@ -24,6 +24,8 @@ export interface DashboardConfig {
   periodMs: number;
   /** The HTML report's path, or undefined for none. */
   exportPath?: string;
+  /** What the path was given as, for an error about it: K6_WEB_DASHBOARD_EXPORT or `--out web-dashboard export`. */
+  exportSource?: string;
   /** K6_WEB_DASHBOARD_OPEN was set true: bench does not start a browser, and says so. */
   openRequested: boolean;
 }
@@ -131,6 +133,7 @@ export function dashboardConfig(
     port: p,
     periodMs: period(env.K6_WEB_DASHBOARD_PERIOD, label('K6_WEB_DASHBOARD_PERIOD')),
     exportPath: exportRaw === '' ? undefined : exportRaw,
+    exportSource: exportRaw === '' ? undefined : label('K6_WEB_DASHBOARD_EXPORT'),
     openRequested: bool(label('K6_WEB_DASHBOARD_OPEN'), env.K6_WEB_DASHBOARD_OPEN),
   };
 }

@@ -174,11 +174,13 @@ describe('web dashboard variables', () => {
       port: 5665,
       periodMs: 10_000,
       exportPath: undefined,
+      exportSource: undefined,
       openRequested: false,
     });
     expect(dashboardConfig({ K6_WEB_DASHBOARD_EXPORT: 'r.html' })).toMatchObject({
       serve: false,
       exportPath: 'r.html',
+      exportSource: 'K6_WEB_DASHBOARD_EXPORT',
     });
     expect(dashboardConfig({ K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1' })).toMatchObject({
       serve: false,
@@ -205,6 +207,7 @@ describe('web dashboard variables', () => {
       port: 0,
       periodMs: 2000,
       exportPath: 'out/r.html',
+      exportSource: '--out web-dashboard export',
       openRequested: true,
     });
     expect(() => dashboardConfig({}, ['prot=1'])).toThrow(
