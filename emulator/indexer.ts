@@ -56,6 +56,11 @@ export class Indexer {
     });
   }
 
+  /** The log position up to which indexing runs unpaced: the burst, or after a restart what was indexed before it. */
+  get unpacedTo(): number {
+    return this.fastForwardTo;
+  }
+
   /** After a restart: re-index what was indexed before the crash immediately, then resume pacing. */
   fastForward(pos: number): void {
     this.fastForwardTo = Math.max(this.fastForwardTo, pos);

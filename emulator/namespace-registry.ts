@@ -63,6 +63,7 @@ export class NamespaceRegistry {
         this.log(`indexer of ${name} failed a batch (retrying): ${(error as Error).stack ?? error}`),
     });
     ns.onWrite = () => indexer.kick();
+    ns.unpacedTo = () => indexer.unpacedTo;
     this.namespaces.set(name, ns);
     this.indexers.set(ns, indexer);
     return ns;

@@ -128,9 +128,15 @@ export class Namespace {
     return this.committedPos - this.cursorPos;
   }
 
-  /** The backlog and how fast it drains now (unpaced inside --index-burst): backpressure and its retry hint. */
+  /**
+   * Where this namespace's indexer stops indexing unpaced (its Indexer.unpacedTo, set by the registry): the
+   * --index-burst, or after a restart the part indexed before it.
+   */
+  unpacedTo: () => number = () => this.config.indexBurstBytes;
+
+  /** The backlog and how fast it drains now (unpaced up to unpacedTo()): backpressure and its retry hint. */
   get backlog(): BacklogState {
-    const inBurst = this.cursorPos < this.config.indexBurstBytes;
+    const inBurst = this.cursorPos < this.unpacedTo();
     return {
       unindexedBytes: this.unindexedBytes,
       limitBytes: this.config.backlogLimitBytes,

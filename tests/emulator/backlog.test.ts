@@ -1,5 +1,8 @@
 // The behaviour experiment 1 measures: unindexed backlog in metadata, strong vs eventual reads of the tail,
 // write backpressure and disable_backpressure, strong-query refusal, and the indexer's handover.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactFactory } from './exact-vector-column';
 import { b64, startTestEmulator, type TestEmulator } from './harness';
@@ -133,6 +136,32 @@ describe('unindexed backlog', () => {
       expect(strong.headers.get('retry-after-ms')).toBe(hint);
     },
   );
+
+  it('after a restart the retry hint is unpaced while the part indexed before it is indexed again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bench-backlog-restart-'));
+    try {
+      // First life, unpaced: seven writes of 10 rows, all indexed (the log records how far).
+      emulator = await startTestEmulator({ dataDir, backlogLimitBytes: 60 * ROW_BYTES });
+      for (let w = 0; w < 7; w++) {
+        const body = { upsert_columns: columns(w * 10, 10), distance_metric: 'cosine_distance' };
+        expect((await emulator.post('/v2/namespaces/b', body)).status).toBe(200);
+      }
+      for (let i = 0; i < 200; i++) {
+        if ((await emulator.get('/v2/namespaces/b/metadata')).body.index.status === 'up-to-date') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await emulator.close();
+      emulator = null;
+      // Second life at 1 byte/s with the indexer held: the whole log is backlog again, but all of it was indexed
+      // before the restart and is indexed again unpaced, so the hint is the unpaced one (as inside a burst, above).
+      const { emulator: e } = await heldEmulator({ dataDir, indexBytesPerSecond: 1 });
+      const refused = await e.post('/v2/namespaces/b', { upsert_columns: columns(100, 1) });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after-ms')).toBe('100');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('over the backlog limit: writes get 429 unless disable_backpressure applies, strong queries get 429', async () => {
     const { emulator: e, release } = await heldEmulator();
