@@ -76,8 +76,6 @@ interface Figures {
   steal: number;
   /** Epoch ms from the process's spawn to the first scenario's start (runner: the end of setup()). */
   readyMs: number;
-  /** The runner's `execution:` header line (how it placed its VUs). */
-  execution: string;
 }
 
 let endpointPid = 0;
@@ -152,7 +150,6 @@ async function runVegeta(vegeta: string, url: string, rate: number, seconds: num
       lagP99: Number.NaN,
       peakRss: sampler.peakRssBytes,
       readyMs: 0,
-      execution: '',
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -215,10 +212,8 @@ async function runBench(
     });
     const sampler = new CpuSampler(child.pid ?? 0);
     const endpoint = new CpuSampler(endpointPid);
-    let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => {
-      stdout += String(d);
       if (NODE_ARGS.length > 0) process.stdout.write(d);
     });
     child.stderr?.on('data', (d) => {
@@ -241,7 +236,6 @@ async function runBench(
       lagP99: f.lagP99,
       peakRss: sampler.peakRssBytes,
       readyMs: f.t0 - spawned,
-      execution: /execution: (.*)/.exec(stdout)?.[1]?.trim() ?? '',
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -293,7 +287,7 @@ async function main(): Promise<void> {
     console.log('');
     for (const [form, f] of runs) {
       console.log(
-        `   ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s), ${f.execution}; steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)}; p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
+        `   ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s); steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)}; p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
       );
     }
     console.log(
@@ -330,7 +324,7 @@ async function main(): Promise<void> {
         `| ${n} | ${(f.readyMs / 1000).toFixed(2)} s | ${mb(f.peakRss)} | ${ms(f.p99)} | ${f.dropped} |`,
       );
     console.log(
-      `\n   per extra VU: ${perVuMs.toFixed(1)} ms to start (goal <= 30 ms: ${verdict(perVuMs <= 30)}), ${mb(perVuRss)} resident (goal <= 10 MB: ${verdict(perVuRss <= 10e6)}); ${START_VUS} VUs ready ${(many.readyMs / 1000).toFixed(2)} s after spawn (goal <= 3 s: ${verdict(many.readyMs <= 3000)}); ${many.execution}`,
+      `\n   per extra VU: ${perVuMs.toFixed(1)} ms to start (goal <= 30 ms: ${verdict(perVuMs <= 30)}), ${mb(perVuRss)} resident (goal <= 10 MB: ${verdict(perVuRss <= 10e6)}); ${START_VUS} VUs ready ${(many.readyMs / 1000).toFixed(2)} s after spawn (goal <= 3 s: ${verdict(many.readyMs <= 3000)})`,
     );
     console.log(`\nload average at end: ${load()}`);
   } finally {
