@@ -22,31 +22,19 @@ import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from '../lib/sizes';
+import { choiceKnob, intKnob, readKnobs } from './bench-knobs';
 import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
 import { startEmulator, stopProcess } from './with-emulator';
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`${name}: expected a positive whole number, got "${raw}"\n`);
-    process.exit(2);
-  }
-  return value;
-}
-
-const N = intEnv('BENCH_N', 1_000_000);
-const DIMS = intEnv('BENCH_DIMS', 768);
-const QUERIES = intEnv('BENCH_QUERIES', 100);
-const WARMUP_QUERIES = intEnv('BENCH_WARMUP_QUERIES', 50);
-const BODY_MB = intEnv('BENCH_BODY_MB', 40);
-const WRITERS = intEnv('BENCH_WRITERS', 2);
-const DATA = process.env.BENCH_DATA ?? 'both';
-if (!['random', 'clustered', 'both'].includes(DATA)) {
-  process.stderr.write(`BENCH_DATA: expected random, clustered or both, got "${DATA}"\n`);
-  process.exit(2);
-}
+const { N, DIMS, QUERIES, WARMUP_QUERIES, BODY_MB, WRITERS, DATA } = readKnobs(() => ({
+  N: intKnob('BENCH_N', 1_000_000),
+  DIMS: intKnob('BENCH_DIMS', 768),
+  QUERIES: intKnob('BENCH_QUERIES', 100),
+  WARMUP_QUERIES: intKnob('BENCH_WARMUP_QUERIES', 50),
+  BODY_MB: intKnob('BENCH_BODY_MB', 40),
+  WRITERS: intKnob('BENCH_WRITERS', 2),
+  DATA: choiceKnob('BENCH_DATA', ['random', 'clustered', 'both'] as const, 'both'),
+}));
 type Kind = 'random' | 'clustered';
 
 /** Rows per upsert body: base64 of 4·dims bytes plus JSON punctuation and the id. */

@@ -20,38 +20,50 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { choiceKnob, intKnob, KnobError, positiveKnob, readKnobs } from './bench-knobs';
 import { goTools, VEGETA_MODULE } from './go-tools';
 import { CpuSampler } from './proc-stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, got "${process.env[name]}"`);
-  return value;
-};
-const RATE = num('BENCH_RATE', 2000);
-const SECONDS = num('BENCH_SECONDS', 30);
-const VUS = num('BENCH_VUS', 20);
-const SLOW_RATE = num('BENCH_SLOW_RATE', 10);
-const SLOW_SECONDS = num('BENCH_SLOW_SECONDS', 10);
-const START_VUS = num('BENCH_START_VUS', 100);
-const START_RATE = num('BENCH_START_RATE', 100);
-const START_SECONDS = num('BENCH_START_SECONDS', 10);
+/** The two script forms: `sync` is k6's usual `http.get(url)`, `async` awaits `http.asyncRequest`. */
+type Form = 'sync' | 'async';
+const {
+  RATE,
+  SECONDS,
+  VUS,
+  SLOW_RATE,
+  SLOW_SECONDS,
+  START_VUS,
+  START_RATE,
+  START_SECONDS,
+  ENDPOINT_CPU,
+  FORMS,
+} = readKnobs(() => ({
+  RATE: positiveKnob('BENCH_RATE', 2000),
+  SECONDS: positiveKnob('BENCH_SECONDS', 30),
+  VUS: intKnob('BENCH_VUS', 20),
+  SLOW_RATE: positiveKnob('BENCH_SLOW_RATE', 10),
+  SLOW_SECONDS: positiveKnob('BENCH_SLOW_SECONDS', 10),
+  START_VUS: intKnob('BENCH_START_VUS', 100),
+  START_RATE: positiveKnob('BENCH_START_RATE', 100),
+  START_SECONDS: positiveKnob('BENCH_START_SECONDS', 10),
+  ENDPOINT_CPU: cpuKnob(),
+  FORMS: choiceKnob('BENCH_FORMS', ['sync,async', 'sync', 'async'] as const, 'sync,async').split(
+    ',',
+  ) as Form[],
+}));
 const CLI = resolve(root, process.env.BENCH_CLI ?? 'dist/bench.js');
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const FLAGS = (process.env.BENCH_FLAGS ?? '').split(' ').filter(Boolean);
-const ENDPOINT_CPU = Number(process.env.BENCH_ENDPOINT_CPU ?? availableParallelism() - 1);
-if (!Number.isInteger(ENDPOINT_CPU) || ENDPOINT_CPU < 0 || ENDPOINT_CPU >= availableParallelism())
-  throw new Error(
-    `BENCH_ENDPOINT_CPU must be a CPU number below ${availableParallelism()}, got "${process.env.BENCH_ENDPOINT_CPU}"`,
-  );
 
-/** The two script forms: `sync` is k6's usual `http.get(url)`, `async` awaits `http.asyncRequest`. */
-type Form = 'sync' | 'async';
-const FORMS = (process.env.BENCH_FORMS ?? 'sync,async').split(',') as Form[];
-if (FORMS.length === 0 || FORMS.some((f) => f !== 'sync' && f !== 'async'))
-  throw new Error(`BENCH_FORMS must be sync, async or sync,async, got "${process.env.BENCH_FORMS}"`);
+/** The CPU the endpoint is pinned to: the last one unless BENCH_ENDPOINT_CPU names another. */
+function cpuKnob(): number {
+  const cpus = availableParallelism();
+  const cpu = intKnob('BENCH_ENDPOINT_CPU', cpus - 1, 0);
+  if (cpu >= cpus)
+    throw new KnobError(`BENCH_ENDPOINT_CPU: expected a CPU number below ${cpus}, got "${cpu}"`);
+  return cpu;
+}
 
 /** One client's figures over one measured window. */
 interface Figures {

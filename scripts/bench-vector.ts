@@ -11,6 +11,7 @@
 import { createVectorColumn, measureRecall, WorkerPoolExecutor } from '../emulator/vector/index';
 import { clusteredVectors, lowrankVectors, randomVectors, row } from '../emulator/vector/synthetic';
 import type { DistanceMetric } from '../emulator/vector/types';
+import { choiceKnob, intKnob, KnobError, readKnobs } from './bench-knobs';
 
 interface Knobs {
   rows: number;
@@ -22,32 +23,17 @@ interface Knobs {
   workers: number | undefined;
 }
 
-function intKnob(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw.replace(/_/g, ''));
-  if (!Number.isInteger(v) || v < min) throw new Error(`${name}=${raw}: expected an integer >= ${min}`);
-  return v;
-}
-
-function enumKnob<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw new Error(`${name}=${raw}: expected one of ${allowed.join(', ')}`);
-  return raw as T;
-}
-
-function readKnobs(): Knobs {
+function knobs(): Knobs {
   const rows = intKnob('BENCH_ROWS', 1_000_000, 1000);
   const tail = intKnob('BENCH_TAIL', Math.floor(rows / 2), 0);
-  if (tail >= rows) throw new Error(`BENCH_TAIL=${tail} must be below BENCH_ROWS=${rows}`);
+  if (tail >= rows)
+    throw new KnobError(`BENCH_TAIL: expected a number below BENCH_ROWS (${rows}), got "${tail}"`);
   const workers = process.env.BENCH_WORKERS ? intKnob('BENCH_WORKERS', 2, 1) : undefined;
   return {
     rows,
     dims: intKnob('BENCH_DIMS', 768, 1),
-    data: enumKnob('BENCH_DATA', ['random', 'clustered', 'lowrank'] as const, 'random'),
-    metric: enumKnob('BENCH_METRIC', ['cosine_distance', 'euclidean_squared'] as const, 'cosine_distance'),
+    data: choiceKnob('BENCH_DATA', ['random', 'clustered', 'lowrank'] as const, 'random'),
+    metric: choiceKnob('BENCH_METRIC', ['cosine_distance', 'euclidean_squared'] as const, 'cosine_distance'),
     tail,
     queries: intKnob('BENCH_QUERIES', 50, 1),
     workers,
@@ -62,7 +48,7 @@ const ms = (x: number): string => `${x.toFixed(1)} ms`;
 const MB = 1024 * 1024;
 
 async function main(): Promise<void> {
-  const k = readKnobs();
+  const k = readKnobs(knobs);
   const make = { random: randomVectors, clustered: clusteredVectors, lowrank: lowrankVectors }[k.data];
   const pool = new WorkerPoolExecutor({
     workers: k.workers,
