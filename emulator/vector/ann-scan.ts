@@ -5,7 +5,7 @@ import { canSkipList, chord } from './bounds';
 import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, signBytes, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
-import { estimateFor, exactKernel, type SegmentLookup, scoreIds } from './scoring';
+import { estimateFor, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, TaskResult } from './tasks';
 import { TopK } from './top-k';
@@ -101,35 +101,6 @@ export function annPartCost(
   return sketches(metric, dims, rows, filtered) ? rows * SKETCHED_ROW_COST : rows;
 }
 
-/**
- * Offers rows estimated by id to the running top lists: estimates at f32[s .. s+n), local row numbers at
- * u32[ids .. ids+n), `rowBase` added to each. The threshold only changes on a push, so it is read once per push.
- */
-function keepGathered(
-  rt: SegmentRuntime,
-  s: number,
-  ids: number,
-  n: number,
-  rowBase: number,
-  dead: AnnTask['dead'],
-  allow: AnnTask['allow'],
-  approx: TopK,
-  kth: TopK,
-): void {
-  const { f32, u32 } = rt;
-  let threshold = approx.threshold;
-  for (let i = 0; i < n; i++) {
-    const d = f32[s + i];
-    if (!(d <= threshold)) continue;
-    const row = rowBase + u32[ids + i];
-    if (dead && hasRow(dead, row)) continue;
-    if (allow && !hasRow(allow, row)) continue;
-    approx.push(d, row);
-    kth.push(d, row);
-    threshold = approx.threshold;
-  }
-}
-
 /** Per-thread scratch: the sketch distance of every row of the part being searched. */
 let sketchDistances = new Uint16Array(0);
 
@@ -180,7 +151,7 @@ function sketchPart(
   const estimateGathered = (): void => {
     kernels.estimateI8Ids(layout.codes, sl.ids, m, dims, sl.queryCodes, sl.scores, estimate);
     // Dead rows were left out of the gather already: no filter to apply here.
-    keepGathered(rt, s, ids, m, part.rowBase, undefined, undefined, approx, kth);
+    keepScored(rt, s, m, part.rowBase, ids, undefined, undefined, approx, kth);
     m = 0;
   };
   const { dead } = task;
@@ -224,19 +195,7 @@ function annPart(
         scales: layout.scales + c * 4,
         norms: layout.norms + c * 4,
       });
-      const base = part.rowBase + c;
-      // The threshold only changes on a push: read it once per push, not once per row (this loop sees every row).
-      let threshold = approx.threshold;
-      for (let i = 0; i < n; i++) {
-        const d = f32[s + i];
-        if (!(d <= threshold)) continue;
-        const row = base + i;
-        if (dead && hasRow(dead, row)) continue;
-        if (allow && !hasRow(allow, row)) continue;
-        approx.push(d, row);
-        kth.push(d, row);
-        threshold = approx.threshold;
-      }
+      keepScored(rt, s, n, part.rowBase + c, null, dead, allow, approx, kth);
     }
     return part.to - part.from;
   }
@@ -267,7 +226,7 @@ function annPart(
     for (let c = start; c < end; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, end - c);
       kernels.estimateI8Ids(layout.codes, layout.ids + c * 4, n, dims, sl.queryCodes, sl.scores, estimate);
-      keepGathered(rt, s, ids + c, n, part.rowBase, dead, allow, approx, kth);
+      keepScored(rt, s, n, part.rowBase, ids + c, dead, allow, approx, kth);
       scored += n;
     }
   }

@@ -5,7 +5,7 @@
 import { countRows, forEachRow, hasRow } from './bitset';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
-import { estimateFor, exactKernel, type SegmentLookup, scoreIds } from './scoring';
+import { estimateFor, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
 import type { ExactTask, ScanPart, TaskResult } from './tasks';
 import { TopK } from './top-k';
@@ -72,18 +72,7 @@ function f32Part(
   for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
     const n = Math.min(CHUNK_ROWS, part.to - c);
     kernel(layout.vectors + c * dims * 4, n, dims, sl.query, sl.scores);
-    const base = part.rowBase + c;
-    let threshold = top.threshold;
-    for (let i = 0; i < n; i++) {
-      const d = f32[s + i];
-      if (!(d <= threshold)) continue;
-      const row = base + i;
-      if (dead && hasRow(dead, row)) continue;
-      if (allow && !hasRow(allow, row)) continue;
-      top.push(d, row);
-      bound.push(d, row);
-      threshold = top.threshold;
-    }
+    keepScored(rt, s, n, part.rowBase + c, null, dead, allow, top, bound);
   }
 }
 

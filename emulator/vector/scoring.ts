@@ -1,10 +1,11 @@
-// What the exact and the ANN scans share: the per-metric kernels, exact scoring of listed rows, and the int8
-// estimate constants of a quantised query.
+// What the exact and the ANN scans share: the per-metric kernels, exact scoring of listed rows, keeping a chunk of
+// scored rows, and the int8 estimate constants of a quantised query.
+import { hasRow } from './bitset';
 import type { Estimate } from './kernels/kernels';
 import { slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { TopK } from './top-k';
-import type { DistanceMetric } from './types';
+import type { DistanceMetric, RowBitset } from './types';
 
 export type SegmentLookup = (seg: number) => SegmentRuntime;
 
@@ -39,6 +40,37 @@ export function scoreIds(
     const row = rowBase + rt.u32[ids + i];
     top.push(d, row);
     also?.push(d, row);
+  }
+}
+
+/**
+ * Offers `n` scored rows to `top` and `also`, leaving out dead rows and rows the filter does not allow. Distances are
+ * at f32[s .. s+n); row i is `rowBase` + i, or `rowBase` + u32[ids + i] when the rows were gathered by id. `top` sets
+ * the bar; its threshold only changes on a push, so it is read once per push, not once per row (scans call this on
+ * every row they score).
+ */
+export function keepScored(
+  rt: SegmentRuntime,
+  s: number,
+  n: number,
+  rowBase: number,
+  ids: number | null,
+  dead: RowBitset | undefined,
+  allow: RowBitset | undefined,
+  top: TopK,
+  also: TopK,
+): void {
+  const { f32, u32 } = rt;
+  let threshold = top.threshold;
+  for (let i = 0; i < n; i++) {
+    const d = f32[s + i];
+    if (!(d <= threshold)) continue;
+    const row = rowBase + (ids === null ? i : u32[ids + i]);
+    if (dead && hasRow(dead, row)) continue;
+    if (allow && !hasRow(allow, row)) continue;
+    top.push(d, row);
+    also.push(d, row);
+    threshold = top.threshold;
   }
 }
 
