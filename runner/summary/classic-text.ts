@@ -1,7 +1,7 @@
 // The classic text summary layout that scripts get from jslib k6-summary's textSummary(data, options): the
 // checks tree, then every metric sorted by name with a threshold mark. Written from k6's documented layout.
 import type { SummaryData, SummaryGroup, SummaryMetric } from './data';
-import { formatNumber, formatPercent, formatRate, formatValue } from './format';
+import { formatPercent, metricValues } from './format';
 
 export interface ClassicOptions {
   indent?: string;
@@ -33,23 +33,9 @@ function groupLines(g: SummaryGroup, indent: string, colors: boolean): string[] 
 }
 
 function values(m: SummaryMetric, stats: string[], timeUnit: string): string[] {
-  const v = m.values;
-  switch (m.type) {
-    case 'counter':
-      return [formatValue(v.count, m.contains, timeUnit), formatRate(v.rate, m.contains)];
-    case 'gauge':
-      return [
-        formatValue(v.value, m.contains, timeUnit),
-        `min=${formatValue(v.min, m.contains, timeUnit)}`,
-        `max=${formatValue(v.max, m.contains, timeUnit)}`,
-      ];
-    case 'rate':
-      return [formatPercent(v.rate), `✓ ${v.passes}`, `✗ ${v.fails}`];
-    case 'trend':
-      return stats
-        .filter((s) => s in v)
-        .map((s) => `${s}=${s === 'count' ? formatNumber(v[s]) : formatValue(v[s], m.contains, timeUnit)}`);
-  }
+  // The classic layout counts a rate's passes and fails with marks; every other type reads as in the compact one.
+  if (m.type === 'rate') return [formatPercent(m.values.rate), `✓ ${m.values.passes}`, `✗ ${m.values.fails}`];
+  return metricValues(m, timeUnit, stats);
 }
 
 export function renderClassicSummary(data: SummaryData, options: ClassicOptions = {}): string {

@@ -1,5 +1,6 @@
 // Value formatting shared by every summary renderer (values are truncated, not rounded, as k6 prints them).
 import type { ValueType } from '../metrics/sinks';
+import type { SummaryMetric } from './data';
 
 function trunc(v: number, decimals: number): string {
   const f = 10 ** decimals;
@@ -62,4 +63,25 @@ export function formatValue(v: number, contains: ValueType, timeUnit = ''): stri
 export function formatRate(perSecond: number, contains: ValueType): string {
   if (contains === 'data') return `${formatBytes(perSecond)}/s`;
   return `${formatNumber(perSecond)}/s`;
+}
+
+/** The values part of a metric line, as the compact text summary and the web dashboard print it. */
+export function metricValues(m: SummaryMetric, timeUnit: string, trendStats: readonly string[]): string[] {
+  const v = m.values;
+  switch (m.type) {
+    case 'counter':
+      return [formatValue(v.count, m.contains, timeUnit), formatRate(v.rate, m.contains)];
+    case 'gauge':
+      return [
+        formatValue(v.value, m.contains, timeUnit),
+        `min=${formatValue(v.min, m.contains, timeUnit)}`,
+        `max=${formatValue(v.max, m.contains, timeUnit)}`,
+      ];
+    case 'rate':
+      return [formatPercent(v.rate), `${v.passes} out of ${v.passes + v.fails}`];
+    case 'trend':
+      return trendStats
+        .filter((s) => s in v)
+        .map((s) => `${s}=${s === 'count' ? formatNumber(v[s]) : formatValue(v[s], m.contains, timeUnit)}`);
+  }
 }

@@ -1,7 +1,7 @@
 // The end-of-test text summary in k6 v2's compact layout (THRESHOLDS, TOTAL RESULTS by category), from the
 // handleSummary data (pure: data in, string out).
 import type { SummaryData, SummaryGroup, SummaryMetric } from './data';
-import { formatNumber, formatPercent, formatRate, formatValue } from './format';
+import { formatNumber, formatPercent, formatValue, metricValues } from './format';
 
 const HIDDEN_IN_COMPACT = new Set([
   'http_req_blocked',
@@ -48,27 +48,6 @@ function painter(enabled: boolean): Paint {
 function splitName(key: string): { parent: string; suffix?: string } {
   const open = key.indexOf('{');
   return open < 0 ? { parent: key } : { parent: key.slice(0, open), suffix: key.slice(open + 1, -1) };
-}
-
-/** The values part of a metric line. */
-export function metricValues(m: SummaryMetric, timeUnit: string, trendStats: readonly string[]): string[] {
-  const v = m.values;
-  switch (m.type) {
-    case 'counter':
-      return [formatValue(v.count, m.contains, timeUnit), formatRate(v.rate, m.contains)];
-    case 'gauge':
-      return [
-        formatValue(v.value, m.contains, timeUnit),
-        `min=${formatValue(v.min, m.contains, timeUnit)}`,
-        `max=${formatValue(v.max, m.contains, timeUnit)}`,
-      ];
-    case 'rate':
-      return [formatPercent(v.rate), `${v.passes} out of ${v.passes + v.fails}`];
-    case 'trend':
-      return trendStats
-        .filter((s) => s in v)
-        .map((s) => `${s}=${s === 'count' ? formatNumber(v[s]) : formatValue(v[s], m.contains, timeUnit)}`);
-  }
 }
 
 function checkLines(checks: SummaryGroup['checks'], pad: string, p: Paint): string[] {

@@ -4,7 +4,7 @@
 // page; the live one follows server-sent events. Pure (the whole-test metrics come in as data).
 import { escapeHtml, htmlPage, type PageChart, pageCharts } from '../../../report/html-page';
 import type { SummaryMetric } from '../../summary/data';
-import { metricValues } from '../../summary/text';
+import { metricValues } from '../../summary/format';
 import { dashboardCharts } from './charts';
 import { type DashboardData, seriesKey } from './recorder';
 
