@@ -1,28 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { requestDump, responseDump } from './http-debug';
+import { replyMessage } from './testdata/reply-message';
 import type { ReplyMessage } from './wire';
 
-const reply = (over: Partial<ReplyMessage> = {}): ReplyMessage => ({
-  t: 'res',
-  id: 1,
-  status: 200,
-  statusText: 'OK',
-  proto: 'HTTP/1.1',
-  headers: ['Content-Type', 'text/plain'],
-  body: [new TextEncoder().encode('hi').buffer as ArrayBuffer],
-  bodyBytes: 2,
-  timings: { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 },
-  endTime: 0,
-  remoteIp: '',
-  remotePort: 0,
-  tlsVersion: '',
-  tlsCipherSuite: '',
-  sentBytes: 0,
-  receivedBytes: 0,
-  error: null,
-  requestBody: null,
-  ...over,
-});
+const reply = (over: Partial<ReplyMessage> = {}): ReplyMessage =>
+  replyMessage({
+    headers: ['Content-Type', 'text/plain'],
+    body: [new TextEncoder().encode('hi').buffer as ArrayBuffer],
+    bodyBytes: 2,
+    ...over,
+  });
 
 describe('--http-debug dumps', () => {
   it('request: line, host, headers; the body only in full mode', () => {

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SIGNAL_INTERRUPT } from '../modules/module-host';
 import { InterruptedWaitError, IoChannel, type OutgoingRequest } from './io-channel';
 import { SharedBodyBuffer, sharedBodyView } from './shared-body';
-import type { ReplyMessage, VuToIoMessage } from './wire';
+import { replyMessage } from './testdata/reply-message';
+import type { VuToIoMessage } from './wire';
 
 const request: OutgoingRequest = {
   method: 'GET',
@@ -15,29 +16,6 @@ const request: OutgoingRequest = {
   timeoutMs: 1000,
   discardBody: false,
 };
-
-function reply(id: number, status = 200): ReplyMessage {
-  return {
-    t: 'res',
-    id,
-    status,
-    statusText: 'OK',
-    proto: 'HTTP/1.1',
-    headers: [],
-    body: [],
-    bodyBytes: 0,
-    timings: { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0 },
-    endTime: 0,
-    remoteIp: '',
-    remotePort: 0,
-    tlsVersion: '',
-    tlsCipherSuite: '',
-    sentBytes: 0,
-    receivedBytes: 0,
-    error: null,
-    requestBody: null,
-  };
-}
 
 /** Everything the channel posted to the I/O side so far. */
 function sent(io: MessagePort): VuToIoMessage[] {
@@ -110,12 +88,12 @@ describe('IoChannel', () => {
     const a = channel.sendBlocking(request);
     const b = channel.sendBlocking(request);
     const async = channel.sendAsync(request);
-    io.postMessage(reply(async.id, 202));
-    io.postMessage(reply(b, 201));
-    io.postMessage(reply(999)); // a reply to a request nobody waits for: dropped
+    io.postMessage(replyMessage({ id: async.id, status: 202 }));
+    io.postMessage(replyMessage({ id: b, status: 201 }));
+    io.postMessage(replyMessage({ id: 999 })); // a reply to a request nobody waits for: dropped
     expect(channel.waitAny([a, b]).map((r) => [r.id, r.status])).toEqual([[b, 201]]);
     expect((await async.reply).status).toBe(202);
-    io.postMessage(reply(a, 200));
+    io.postMessage(replyMessage({ id: a, status: 200 }));
     expect(channel.waitAny([a]).map((r) => r.id)).toEqual([a]);
   });
 
