@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { K6_HTTP_SAMPLE_ORDER } from './k6-http-samples';
 import { type LoopbackServer, startLoopbackServer } from './loopback-server';
 
 const BENCH = fileURLToPath(new URL('../../../dist/bench.js', import.meta.url));
@@ -35,18 +36,6 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-const HTTP_ORDER = [
-  'http_reqs',
-  'http_req_duration',
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-  'http_req_failed',
-];
-
 describe('k6/http in bench run', () => {
   it('emits nine samples per request, in k6 order, with one timestamp and k6 tags', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'out.json');
@@ -60,7 +49,7 @@ describe('k6/http in bench run', () => {
     expect(points).toHaveLength(6 * 9);
     for (let i = 0; i < 6; i++) {
       const group = points.slice(i * 9, i * 9 + 9);
-      expect(group.map((p) => p.metric)).toEqual(HTTP_ORDER);
+      expect(group.map((p) => p.metric)).toEqual(K6_HTTP_SAMPLE_ORDER);
       expect(new Set(group.map((p) => p.data.time)).size).toBe(1);
       const t = group.map((p) => p.data.value);
       expect(t[1]).toBeCloseTo(t[5] + t[6] + t[7], 6);

@@ -1,27 +1,11 @@
 // Large request bodies through the real I/O worker: sync calls use the VU's shared body buffer (shared-body.ts),
 // batch and asyncRequest transfer theirs; every byte must arrive as encodeBody would have produced it.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpIoPool } from '../../../runner/http/io-pool';
+import { describe, expect, it } from 'vitest';
 import { SIGNAL_INTERRUPT } from '../../../runner/modules/module-host';
-import { type LoopbackServer, startLoopbackServer } from './loopback-server';
-import { DIST_IO_WORKER, FakeVu } from './vu-harness';
+import { FakeVu, useLoopbackVu } from './vu-harness';
 
-let server: LoopbackServer;
-let pool: HttpIoPool;
-let vu: FakeVu;
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  pool = await HttpIoPool.start({ workerFile: DIST_IO_WORKER });
-  vu = await FakeVu.start(pool, 1);
-});
-
-afterAll(async () => {
-  await vu?.close();
-  await pool?.close();
-  await server?.close();
-});
+const env = useLoopbackVu();
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
@@ -32,14 +16,14 @@ const text: (n: number) => string = eval(TEXT_SOURCE);
 
 describe('large request bodies', () => {
   it('sync string and binary bodies arrive byte for byte, several times in a row (buffer reused and grown)', async () => {
-    const r = await vu.run(`
+    const r = await env.vu.run(`
       const text = ${TEXT_SOURCE};
       const out = [];
-      for (const n of [3 * 1024 * 1024, 100 * 1024, 5 * 1024 * 1024]) out.push(http.post('${server.url}/sha256', text(n)).json());
+      for (const n of [3 * 1024 * 1024, 100 * 1024, 5 * 1024 * 1024]) out.push(http.post('${env.server.url}/sha256', text(n)).json());
       const bin = new Uint8Array(200 * 1024);
       for (let i = 0; i < bin.length; i++) bin[i] = (i * 31) & 255;
-      out.push(http.post('${server.url}/sha256', bin.buffer).json());
-      out.push(http.put('${server.url}/sha256', new Uint16Array(bin.buffer, 2, 40000)).json());
+      out.push(http.post('${env.server.url}/sha256', bin.buffer).json());
+      out.push(http.put('${env.server.url}/sha256', new Uint16Array(bin.buffer, 2, 40000)).json());
       return out;
     `);
     expect(r.error).toBeUndefined();
@@ -56,13 +40,13 @@ describe('large request bodies', () => {
   });
 
   it('a 307 redirect resends the large body; form and compressed bodies keep their encoding', async () => {
-    const r = await vu.run(`
+    const r = await env.vu.run(`
       const body = 'q'.repeat(300 * 1024);
       const form = {}; for (let i = 0; i < 5000; i++) form['k' + i] = 'v'.repeat(20);
       return [
-        http.post('${server.url}/redirect-307-sha256', body).json(),
-        http.post('${server.url}/sha256', form).json(),
-        http.post('${server.url}/sha256', body, { compression: 'gzip' }).json('bytes') > 0,
+        http.post('${env.server.url}/redirect-307-sha256', body).json(),
+        http.post('${env.server.url}/sha256', form).json(),
+        http.post('${env.server.url}/sha256', body, { compression: 'gzip' }).json('bytes') > 0,
       ];
     `);
     expect(r.error).toBeUndefined();
@@ -88,13 +72,13 @@ describe('large request bodies', () => {
   });
 
   it('batch and asyncRequest large bodies (transferred) arrive intact beside sync ones', async () => {
-    const r = await vu.run(
+    const r = await env.vu.run(
       `
       const a = 'a'.repeat(256 * 1024);
       const b = 'b'.repeat(512 * 1024);
-      const pending = http.asyncRequest('POST', '${server.url}/sha256', a);
-      const sync = http.post('${server.url}/sha256', b).json('sha256');
-      const batch = http.batch([['POST', '${server.url}/sha256', b], ['POST', '${server.url}/sha256', a]]).map((x) => x.json('sha256'));
+      const pending = http.asyncRequest('POST', '${env.server.url}/sha256', a);
+      const sync = http.post('${env.server.url}/sha256', b).json('sha256');
+      const batch = http.batch([['POST', '${env.server.url}/sha256', b], ['POST', '${env.server.url}/sha256', a]]).map((x) => x.json('sha256'));
       return [(await pending).json('sha256'), sync, ...batch];
     `,
       true,
@@ -106,18 +90,20 @@ describe('large request bodies', () => {
   });
 
   it('after an interrupted large upload the next large body is sent intact', async () => {
-    const local = await FakeVu.start(pool, 2);
+    const local = await FakeVu.start(env.pool, 2);
     try {
-      const start = server.seen.length;
+      const start = env.server.seen.length;
       const pending = local.run(
-        `http.post('${server.url}/slow-upload', 'u'.repeat(20 * 1024 * 1024), { timeout: '60s' });`,
+        `http.post('${env.server.url}/slow-upload', 'u'.repeat(20 * 1024 * 1024), { timeout: '60s' });`,
       );
-      while (!server.seen.slice(start).includes('POST /slow-upload'))
+      while (!env.server.seen.slice(start).includes('POST /slow-upload'))
         await new Promise((r) => setTimeout(r, 5));
       local.interrupt();
       expect((await pending).error).toBe('INTERRUPTED');
       Atomics.store(local.signal, SIGNAL_INTERRUPT, 0);
-      const r = await local.run(`return http.post('${server.url}/sha256', 'w'.repeat(1024 * 1024)).json();`);
+      const r = await local.run(
+        `return http.post('${env.server.url}/sha256', 'w'.repeat(1024 * 1024)).json();`,
+      );
       expect(r.value).toEqual({ bytes: 1024 * 1024, sha256: sha256('w'.repeat(1024 * 1024)), type: null });
     } finally {
       await local.close();

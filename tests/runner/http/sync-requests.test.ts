@@ -1,40 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpIoPool } from '../../../runner/http/io-pool';
-import { type LoopbackServer, startLoopbackServer } from './loopback-server';
-import { DIST_IO_WORKER, FakeVu } from './vu-harness';
+import { describe, expect, it } from 'vitest';
+import { K6_HTTP_SAMPLE_ORDER } from './k6-http-samples';
+import { startLoopbackServer } from './loopback-server';
+import { FakeVu, useLoopbackVu } from './vu-harness';
 
-let server: LoopbackServer;
-let pool: HttpIoPool;
-let vu: FakeVu;
-
-beforeAll(async () => {
-  server = await startLoopbackServer();
-  pool = await HttpIoPool.start({ workerFile: DIST_IO_WORKER });
-  vu = await FakeVu.start(pool, 1);
-});
-
-afterAll(async () => {
-  await vu?.close();
-  await pool?.close();
-  await server?.close();
-});
-
-const HTTP_METRICS = [
-  'http_reqs',
-  'http_req_duration',
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-  'http_req_failed',
-];
+const env = useLoopbackVu();
 
 describe('k6/http sync requests through the I/O worker', () => {
   it('GET returns status, body, headers, timings and emits the nine samples in order', async () => {
-    const r = await vu.run(`
-      const res = http.get('${server.url}/echo?x=1', { headers: { 'X-Test': 'yes' }, tags: { my: 'tag' } });
+    const r = await env.vu.run(`
+      const res = http.get('${env.server.url}/echo?x=1', { headers: { 'X-Test': 'yes' }, tags: { my: 'tag' } });
       return { status: res.status, status_text: res.status_text, proto: res.proto, body: res.json(),
                ct: res.headers['Content-Type'], multi: res.headers['X-Multi'], timings: res.timings,
                error: res.error, error_code: res.error_code, url: res.url, remote_ip: res.remote_ip };
@@ -53,7 +27,7 @@ describe('k6/http sync requests through the I/O worker', () => {
     expect(v.multi).toBe('a, b');
     expect(v.error).toBe('');
     expect(v.error_code).toBe(0);
-    expect(v.url).toBe(`${server.url}/echo?x=1`);
+    expect(v.url).toBe(`${env.server.url}/echo?x=1`);
     expect(v.remote_ip).toBe('127.0.0.1');
     const t = v.timings;
     expect(t.duration).toBeCloseTo(t.sending + t.waiting + t.receiving, 9);
@@ -61,15 +35,15 @@ describe('k6/http sync requests through the I/O worker', () => {
       expect(t[k]).toBeGreaterThanOrEqual(0);
     }
     expect(t.waiting).toBeGreaterThan(0);
-    expect(r.samples.map((s) => s.metric)).toEqual(HTTP_METRICS);
+    expect(r.samples.map((s) => s.metric)).toEqual(K6_HTTP_SAMPLE_ORDER);
     expect(new Set(r.samples.map((s) => s.time)).size).toBe(1);
     expect(r.samples[0].tags).toEqual({
       scenario: 'default',
       group: '',
       my: 'tag',
       method: 'GET',
-      url: `${server.url}/echo?x=1`,
-      name: `${server.url}/echo?x=1`,
+      url: `${env.server.url}/echo?x=1`,
+      name: `${env.server.url}/echo?x=1`,
       status: '200',
       proto: 'HTTP/1.1',
       expected_response: 'true',
@@ -81,9 +55,9 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('phases are never negative and add up, for small, medium and large bodies', async () => {
-    const r = await vu.run(`
+    const r = await env.vu.run(`
       return [0, 30 * 1024, 4 * 1024 * 1024].map((n) => {
-        const res = http.post('${server.url}/echo', new Uint8Array(n).buffer);
+        const res = http.post('${env.server.url}/echo', new Uint8Array(n).buffer);
         return [res.json('bodyBytes'), res.timings];
       });
     `);
@@ -100,7 +74,7 @@ describe('k6/http sync requests through the I/O worker', () => {
     const sockets: import('node:net').Socket[] = [];
     const own = await startLoopbackServer();
     own.server.on('connection', (socket) => sockets.push(socket));
-    const local = await FakeVu.start(pool, 2);
+    const local = await FakeVu.start(env.pool, 2);
     try {
       const r = await local.run(`
         http.get('${own.url}/echo');
@@ -116,9 +90,9 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('a new connection has connecting time, a reused one has none', async () => {
-    const r = await vu.run(`
-      const a = http.get('${server.url}/', { tags: { n: 'a' } });
-      const b = http.get('${server.url}/', { tags: { n: 'b' } });
+    const r = await env.vu.run(`
+      const a = http.get('${env.server.url}/', { tags: { n: 'a' } });
+      const b = http.get('${env.server.url}/', { tags: { n: 'b' } });
       return [a.timings.connecting, b.timings.connecting];
     `);
     const [, second] = r.value as number[];
@@ -126,10 +100,10 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('POST/PUT/PATCH/DELETE/OPTIONS send their method and body', async () => {
-    const r = await vu.run(`
-      return [http.post('${server.url}/echo', 'p'), http.put('${server.url}/echo', 'u'),
-              http.patch('${server.url}/echo', 'a'), http.del('${server.url}/echo', 'd'),
-              http.options('${server.url}/echo'), http.request('POST', '${server.url}/echo', { b: 2, a: 1 })]
+    const r = await env.vu.run(`
+      return [http.post('${env.server.url}/echo', 'p'), http.put('${env.server.url}/echo', 'u'),
+              http.patch('${env.server.url}/echo', 'a'), http.del('${env.server.url}/echo', 'd'),
+              http.options('${env.server.url}/echo'), http.request('POST', '${env.server.url}/echo', { b: 2, a: 1 })]
         .map((res) => [res.json('method'), res.json('body'), res.json('headers.content-type') ?? null]);
     `);
     expect(r.value).toEqual([
@@ -143,8 +117,8 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('HTTP errors: error_code 1000+status, http_req_failed 1, error tag absent', async () => {
-    const r = await vu.run(`
-      const res = http.get('${server.url}/status/503');
+    const r = await env.vu.run(`
+      const res = http.get('${env.server.url}/status/503');
       return [res.status, res.error, res.error_code];
     `);
     expect(r.value).toEqual([503, '', 1503]);
@@ -155,7 +129,7 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('connection refused: status 0, error_code 1212, logged as Request Failed, samples still emitted', async () => {
-    const r = await vu.run(`
+    const r = await env.vu.run(`
       const res = http.get('http://127.0.0.1:1/');
       return [res.status, res.error, res.error_code, res.body];
     `);
@@ -163,7 +137,7 @@ describe('k6/http sync requests through the I/O worker', () => {
     expect(r.logs).toEqual([
       { level: 'warn', message: 'Request Failed', fields: { error: 'dial: connection refused' } },
     ]);
-    expect(r.samples.map((s) => s.metric)).toEqual(HTTP_METRICS);
+    expect(r.samples.map((s) => s.metric)).toEqual(K6_HTTP_SAMPLE_ORDER);
     expect(r.samples[0].tags).toMatchObject({
       status: '0',
       error_code: '1212',
@@ -173,29 +147,29 @@ describe('k6/http sync requests through the I/O worker', () => {
   });
 
   it('timeout: error_code 1050 "request timeout"', async () => {
-    const r = await vu.run(`
-      const res = http.get('${server.url}/delay/2000', { timeout: '100ms' });
+    const r = await env.vu.run(`
+      const res = http.get('${env.server.url}/delay/2000', { timeout: '100ms' });
       return [res.status, res.error, res.error_code];
     `);
     expect(r.value).toEqual([0, 'request timeout', 1050]);
   });
 
   it('throw: true turns a network error into an exception', async () => {
-    const r = await vu.run(`http.get('http://127.0.0.1:1/', { throw: true });`);
+    const r = await env.vu.run(`http.get('http://127.0.0.1:1/', { throw: true });`);
     expect(r.error).toBe('dial: connection refused');
   });
 
   it('an invalid URL is a status-0 response with error_code 1020 and no samples', async () => {
-    const r = await vu.run(`const res = http.get('not a url'); return [res.status, res.error_code];`);
+    const r = await env.vu.run(`const res = http.get('not a url'); return [res.status, res.error_code];`);
     expect(r.value).toEqual([0, 1020]);
     expect(r.samples).toEqual([]);
   });
 
   it('refuses requests in the init context', async () => {
-    vu.send({ t: 'init', value: true });
-    const r = await vu.run(`http.get('${server.url}/');`);
-    const b = await vu.run(`http.batch(['${server.url}/']);`);
-    vu.send({ t: 'init', value: false });
+    env.vu.send({ t: 'init', value: true });
+    const r = await env.vu.run(`http.get('${env.server.url}/');`);
+    const b = await env.vu.run(`http.batch(['${env.server.url}/']);`);
+    env.vu.send({ t: 'init', value: false });
     expect(r.error).toBe('Making http requests in the init context is not supported');
     expect(b.error).toBe('Using batch in the init context is not supported');
   });

@@ -1,14 +1,17 @@
-// Test-side handle on a fake VU thread (fake-vu-thread.ts) connected to a real HttpIoPool.
+// Test-side handle on a fake VU thread (fake-vu-thread.ts) connected to a real HttpIoPool, and the set-up most
+// k6/http test files share: a loopback server, a pool and VU 1 for the whole file.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as esbuild from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
 import { defaultHttpOptions } from '../../../runner/http/default-options';
-import type { HttpIoPool } from '../../../runner/http/io-pool';
+import { HttpIoPool } from '../../../runner/http/io-pool';
 import { type HttpModuleOptions, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../../../runner/modules/module-host';
 import type { FakeVuCommand, FakeVuData, FakeVuResult } from './fake-vu-thread';
+import { type LoopbackServer, startLoopbackServer } from './loopback-server';
 
 export const DIST_IO_WORKER = new URL('../../../dist/http-io.worker.js', import.meta.url);
 
@@ -102,4 +105,46 @@ export class FakeVu {
   async close(): Promise<void> {
     await this.worker.terminate();
   }
+}
+
+export interface LoopbackVu {
+  readonly server: LoopbackServer;
+  /** For the file's own further VUs (other ids, other options). */
+  readonly pool: HttpIoPool;
+  readonly vu: FakeVu;
+}
+
+/**
+ * Starts a loopback server, an I/O pool on the built worker and VU 1 on it before the calling file's tests, and
+ * closes them after. The fields can only be read inside tests: they exist once beforeAll has run.
+ */
+export function useLoopbackVu(): LoopbackVu {
+  let server: LoopbackServer | undefined;
+  let pool: HttpIoPool | undefined;
+  let vu: FakeVu | undefined;
+  beforeAll(async () => {
+    server = await startLoopbackServer();
+    pool = await HttpIoPool.start({ workerFile: DIST_IO_WORKER });
+    vu = await FakeVu.start(pool, 1);
+  });
+  afterAll(async () => {
+    await vu?.close();
+    await pool?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`useLoopbackVu: ${name} is read before beforeAll started it`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get pool() {
+      return started(pool, 'pool');
+    },
+    get vu() {
+      return started(vu, 'vu');
+    },
+  };
 }
