@@ -5,35 +5,21 @@
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DataDirError } from '../../emulator/namespace-registry';
 import { FileWal } from '../../emulator/wal/file-wal';
 import { HEADER_BYTES } from '../../emulator/wal/record';
-import { startTestEmulator, type TestEmulator } from './harness';
+import { startTestEmulator, type TestEmulator, useDataDirs } from './harness';
 
-const dirs: string[] = [];
+const dataDirs = useDataDirs('bench-damage-');
 let emulator: TestEmulator | null = null;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = null;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-damage-'));
-  dirs.push(dir);
-  return dir;
-}
 
 const ROWS = 5;
 const segmentOf = (dataDir: string, name: string) =>
@@ -41,7 +27,7 @@ const segmentOf = (dataDir: string, name: string) =>
 
 /** Writes `batches` batches of ROWS rows (ids batch*ROWS..) into `name`, one log record each; returns each record's start. */
 async function seed(dataDir: string, name: string, batches: number): Promise<number[]> {
-  emulator = await startTestEmulator({ dataDir });
+  emulator = await dataDirs.start({ dataDir });
   const starts: number[] = [];
   for (let b = 0; b < batches; b++) {
     starts.push(existsSync(segmentOf(dataDir, name)) ? statSync(segmentOf(dataDir, name)).size : 0);
@@ -78,7 +64,7 @@ async function refusal(dataDir: string, extra: object = {}): Promise<DataDirErro
 
 describe('--data-dir: log damage', () => {
   it('a torn tail is cut exactly and reported: bytes, offset, file, one incomplete record', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'torn', 6);
     const file = segmentOf(dataDir, 'torn');
     const bytes = readFileSync(file);
@@ -86,7 +72,7 @@ describe('--data-dir: log damage', () => {
     const frame = bytes.subarray(starts[5]);
     const torn = frame.subarray(0, Math.floor(frame.length / 2));
     writeFileSync(file, Buffer.concat([bytes, torn]));
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     expect(await rowCount(emulator, 'torn')).toBe(6 * ROWS);
     expect(emulator.logs).toContain(
       `namespace torn: cut a torn last record (${torn.length} bytes at byte ${bytes.length} of ${file}): ` +
@@ -96,7 +82,7 @@ describe('--data-dir: log damage', () => {
   });
 
   it('a segment cut inside a record the index cursor had passed refuses to start: that record was acknowledged', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'cut', 6);
     truncateSync(segmentOf(dataDir, 'cut'), starts[5] + 10);
     expect((await refusal(dataDir)).message).toMatch(
@@ -116,7 +102,7 @@ describe('--data-dir: log damage', () => {
       /length field/,
     ],
   ])('%s refuses to start, names the file and byte, and changes nothing', async (_what, damage, reason) => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'dur-6', 30);
     const file = segmentOf(dataDir, 'dur-6');
     const bytes = readFileSync(file);
@@ -131,13 +117,13 @@ describe('--data-dir: log damage', () => {
   });
 
   it('--truncate-damaged-log keeps the records before the damage, reports the cut, and copies the original', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'dur-6', 30);
     const file = segmentOf(dataDir, 'dur-6');
     const bytes = readFileSync(file);
     bytes[starts[10] + HEADER_BYTES + 7] ^= 0x20;
     writeFileSync(file, bytes);
-    emulator = await startTestEmulator({ dataDir, truncateDamagedLog: true });
+    emulator = await dataDirs.start({ dataDir, truncateDamagedLog: true });
     expect(await rowCount(emulator, 'dur-6')).toBe(10 * ROWS);
     const line = emulator.logs.find((l) => l.includes('--truncate-damaged-log cut'));
     expect(line).toContain(
@@ -147,12 +133,12 @@ describe('--data-dir: log damage', () => {
     expect(readFileSync(join(dataDir, 'salvaged', copyDir, 'wal-000000000001.log')).equals(bytes)).toBe(true);
     await emulator.close();
     // Salvaged once: the next start is an ordinary one.
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     expect(await rowCount(emulator, 'dur-6')).toBe(10 * ROWS);
   });
 
   it('every damaged namespace is listed in one refusal; stray entries are named with what to do', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'one', 3);
     await seed(dataDir, 'two', 3);
     const bytes = readFileSync(segmentOf(dataDir, 'one'));
@@ -173,7 +159,7 @@ describe('--data-dir: log damage', () => {
   });
 
   it('an emptied segment whose index cursor says records were indexed refuses to start', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     await seed(dataDir, 'emptied', 3);
     expect(
       JSON.parse(readFileSync(join(dataDir, 'namespaces', 'ns-emptied', 'indexed.json'), 'utf8')),
@@ -183,7 +169,7 @@ describe('--data-dir: log damage', () => {
   });
 
   it('a record that is intact but no longer applies refuses to start, naming the record, file and byte', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     const starts = await seed(dataDir, 'stale', 3);
     // An acknowledged write that this emulator would refuse now: a string for the int attribute "batch".
     const wal = await FileWal.open(join(dataDir, 'namespaces', 'ns-stale'));
@@ -208,10 +194,10 @@ describe('--data-dir: log damage', () => {
   });
 
   it('an empty log (a first write that never completed) starts without it', async () => {
-    const dataDir = tempDir();
+    const dataDir = dataDirs.tempDir();
     mkdirSync(join(dataDir, 'namespaces', 'ns-never'), { recursive: true });
     writeFileSync(segmentOf(dataDir, 'never'), '');
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
   });
 });
@@ -220,15 +206,15 @@ describe('--data-dir: names', () => {
   const names = ['keep.deleted-1', 'a.b.c', 'x..y', '-.-', '_.'];
 
   it('names with dots survive a restart, also next to the deletion of a namespace of a similar name', async () => {
-    const dataDir = tempDir();
-    emulator = await startTestEmulator({ dataDir });
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
     for (const name of [...names, 'keep'])
       expect((await emulator.post(`/v2/namespaces/${name}`, { upsert_rows: [{ id: 1, name }] })).status).toBe(
         200,
       );
     expect((await emulator.request('DELETE', '/v2/namespaces/keep')).status).toBe(200);
     await emulator.close();
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     const listed = (await emulator.get('/v1/namespaces')).body.namespaces.map((n: { id: string }) => n.id);
     expect(listed).toEqual([...names].sort());
     for (const name of names) {

@@ -1,29 +1,17 @@
 // --data-dir in-process: a clean restart replays every namespace (schema, documents, index progress), and a
 // namespace deleted and re-created at once keeps only its new life.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './harness';
+import { describe, expect, it } from 'vitest';
+import { type TestEmulator, useDataDirs } from './harness';
 
-const dirs: string[] = [];
+const dataDirs = useDataDirs('bench-data-');
 let emulator: TestEmulator | null = null;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = null;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-data-'));
-  dirs.push(dir);
-  return dir;
-}
 
 describe('--data-dir', () => {
   it('restores schema, documents and metadata after a clean restart', async () => {
-    const dataDir = tempDir();
-    emulator = await startTestEmulator({ dataDir });
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
     await emulator.post('/v2/namespaces/keep', {
       upsert_rows: [{ id: 'a', vector: [1, 0], when: '2024-05-01T00:00:00Z', n: 1 }],
       distance_metric: 'euclidean_squared',
@@ -34,7 +22,7 @@ describe('--data-dir', () => {
     const before = (await emulator.get('/v2/namespaces/keep/metadata')).body;
     await emulator.close();
 
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     await emulator.registry.idle();
     const after = (await emulator.get('/v2/namespaces/keep/metadata')).body;
     expect(after).toEqual(before);
@@ -47,21 +35,21 @@ describe('--data-dir', () => {
   });
 
   it('a refused first write leaves no namespace directory behind, and nothing to recover', async () => {
-    const dataDir = tempDir();
-    emulator = await startTestEmulator({ dataDir });
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
     const refused = await emulator.post('/v2/namespaces/never', { upsert_rows: [{ id: 1 }, { id: 1 }] });
     expect(refused.status).toBe(400);
     const root = join(dataDir, 'namespaces');
     expect(existsSync(root) ? readdirSync(root) : []).toEqual([]);
     await emulator.close();
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
     expect(emulator.logs.filter((l) => l.includes('never'))).toEqual([]);
   });
 
   it('a namespace deleted and written again at once keeps only the new write', async () => {
-    const dataDir = tempDir();
-    emulator = await startTestEmulator({ dataDir });
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
     await emulator.post('/v2/namespaces/again', { upsert_rows: [{ id: 1, life: 'first' }] });
     const [deleted, written] = await Promise.all([
       emulator.request('DELETE', '/v2/namespaces/again'),
@@ -70,7 +58,7 @@ describe('--data-dir', () => {
     expect(deleted.status).toBe(200);
     expect(written.status).toBe(200);
     await emulator.close();
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     const rows = await emulator.post('/v2/namespaces/again/query', {
       rank_by: ['id', 'asc'],
       include_attributes: ['life'],

@@ -1,4 +1,9 @@
-// Starts an in-process emulator on 127.0.0.1:0 for HTTP tests and wraps fetch for JSON calls.
+// Starts an in-process emulator on 127.0.0.1:0 for HTTP tests and wraps fetch for JSON calls; for --data-dir tests,
+// also the throwaway directories they start it on.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { DEFAULT_CONFIG, type EmulatorConfig } from '../../emulator/config';
 import type { VectorColumnFactory } from '../../emulator/namespace';
 import { type RunningEmulator, startEmulator } from '../../emulator/server';
@@ -61,4 +66,44 @@ export async function startTestEmulator(
 /** Base64 of little-endian f32 vectors, as clients send them. */
 export function b64(vector: readonly number[]): string {
   return Buffer.from(new Float32Array(vector).buffer).toString('base64');
+}
+
+export interface DataDirs {
+  /** A new empty directory, removed after the test. */
+  tempDir(): string;
+  /** startTestEmulator, closed after the test unless the test closed it itself. */
+  start(overrides?: Partial<EmulatorConfig>): Promise<TestEmulator>;
+}
+
+/**
+ * Data directories for the calling file's tests, named `prefix`...: after every test, the emulators still open are
+ * closed first (so none writes into a directory being removed), then the directories removed.
+ */
+export function useDataDirs(prefix: string): DataDirs {
+  const dirs: string[] = [];
+  const open = new Set<TestEmulator>();
+  afterEach(async () => {
+    try {
+      for (const emulator of [...open]) await emulator.close();
+    } finally {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  return {
+    tempDir() {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    async start(overrides = {}) {
+      const emulator = await startTestEmulator(overrides);
+      open.add(emulator);
+      const close = emulator.close;
+      emulator.close = async () => {
+        open.delete(emulator);
+        await close();
+      };
+      return emulator;
+    },
+  };
 }

@@ -1,21 +1,13 @@
 // Ids over the whole u64 range as raw JSON numbers: written, filtered, ordered, deleted and read back digit for
 // digit, before and after a restart from --data-dir; and the exact 400s for ids that are not u64.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './harness';
+import { describe, expect, it } from 'vitest';
+import { type TestEmulator, useDataDirs } from './harness';
 
 const TWO_53_PLUS_1 = '9007199254740993';
 const U64_MAX = '18446744073709551615';
 
+const dataDirs = useDataDirs('bench-ids-');
 let emulator: TestEmulator | null = null;
-const dirs: string[] = [];
-afterEach(async () => {
-  await emulator?.close();
-  emulator = null;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** POSTs raw JSON text and returns the raw response text (JSON.parse would round the ids we check). */
 async function raw(path: string, text: string): Promise<{ status: number; text: string }> {
@@ -36,9 +28,8 @@ async function idsOf(query: string): Promise<string> {
 
 describe('u64 ids', () => {
   it('keeps 0, 2^53+1 and 2^64-1 exact through writes, filters, ordering, deletes and a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'bench-ids-'));
-    dirs.push(dataDir);
-    emulator = await startTestEmulator({ dataDir });
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
     const write = await raw(
       '/v2/namespaces/big',
       `{"upsert_rows":[{"id":${U64_MAX},"n":3},{"id":0,"n":1},{"id":${TWO_53_PLUS_1},"n":2},{"id":9007199254740992,"n":4}],"return_affected_ids":true}`,
@@ -76,7 +67,7 @@ describe('u64 ids', () => {
     expect(await idsOf(all)).toBe(expected);
 
     await emulator.close();
-    emulator = await startTestEmulator({ dataDir });
+    emulator = await dataDirs.start({ dataDir });
     expect(await idsOf(all)).toBe(expected);
     const patched = await raw(
       '/v2/namespaces/big/query',
@@ -86,7 +77,7 @@ describe('u64 ids', () => {
   });
 
   it('answers ids that are not u64 with a 400 that says exactly why', async () => {
-    emulator = await startTestEmulator();
+    emulator = await dataDirs.start();
     const error = async (id: string) => {
       const reply = await raw('/v2/namespaces/bad', `{"upsert_rows":[{"id":0},{"id":${id}}]}`);
       expect(reply.status).toBe(400);
