@@ -1,21 +1,16 @@
 // `bench emulator` as users run it (dist/bench.js, built by the global setup): the base-URL line, flag errors with
 // exit 2 before listening, clean shutdown on signals, and durability across kill -9 with --data-dir.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const BENCH = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
-
-interface Running {
-  proc: ChildProcess;
-  url: string;
-  stdout: string[];
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+import {
+  type LaunchedEmulator,
+  type ListeningEmulator,
+  launchEmulatorProcess,
+  listening,
+} from './emulator-process';
 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -25,33 +20,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(args: string[]): {
-  proc: ChildProcess;
-  exited: Running['exited'];
-  out: string[];
-  err: string[];
-} {
-  const proc = spawn(process.execPath, [BENCH, 'emulator', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(proc);
-  const out: string[] = [];
-  const err: string[] = [];
-  proc.stdout?.on('data', (d) => out.push(String(d)));
-  proc.stderr?.on('data', (d) => err.push(String(d)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { proc, exited, out, err };
+function run(args: string[]): LaunchedEmulator {
+  const launched = launchEmulatorProcess(args);
+  started.push(launched.proc);
+  return launched;
 }
 
-async function start(args: string[] = []): Promise<Running> {
-  const { proc, exited, out, err } = run(['--port', '0', ...args]);
-  const deadline = Date.now() + 20_000;
-  while (!out.join('').includes('\n')) {
-    if (proc.exitCode !== null) throw new Error(`emulator exited ${proc.exitCode}: ${err.join('')}`);
-    if (Date.now() > deadline) throw new Error(`no base URL line within 20 s: ${err.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { proc, url: out.join('').trim(), stdout: out, stderr: () => err.join(''), exited };
+function start(args: string[] = []): Promise<ListeningEmulator> {
+  return listening(run(['--port', '0', ...args]));
 }
 
 async function post(url: string, body: unknown) {
@@ -72,7 +48,7 @@ describe('bench emulator (CLI)', () => {
       expect(write.status).toBe(200);
       emu.proc.kill(signal);
       expect(await emu.exited).toEqual({ code: 0, signal: null });
-      expect(emu.stdout.join('')).toBe(`${emu.url}\n`);
+      expect(emu.out.join('')).toBe(`${emu.url}\n`);
     }
   });
 
@@ -125,7 +101,7 @@ describe('bench emulator (CLI)', () => {
     expect(denied.status).toBe(401);
     emu.proc.kill('SIGTERM');
     await emu.exited;
-    expect(emu.stderr() + emu.stdout.join('')).not.toContain('tpuf_hush_hush');
+    expect(emu.stderr() + emu.out.join('')).not.toContain('tpuf_hush_hush');
   });
 
   it('keeps every acknowledged write across kill -9 with --data-dir, and drops a torn last record', async () => {

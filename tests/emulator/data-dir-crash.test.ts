@@ -2,14 +2,18 @@
 // built by the global setup). Each round: WRITERS clients upsert and delete whole batches, the process is killed at a
 // random moment, and the restarted emulator must hold every acknowledged batch whole, no acknowledged delete undone,
 // and any batch whose answer the kill swallowed whole or absent, never part of it. Seeded: CRASH_SEED=n reruns one.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type LaunchedEmulator,
+  type ListeningEmulator,
+  launchEmulatorProcess,
+  listening,
+} from './emulator-process';
 
-const BENCH = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
 const ROUNDS = 3;
 const WRITERS = 4;
 /** Each round is killed once its writers have this many more acknowledgements (progress, not time: the machine is shared)... */
@@ -33,13 +37,6 @@ function prng(seed: number): () => number {
   };
 }
 
-interface Emulator {
-  proc: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
 const procs: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-crash-'));
 afterAll(() => {
@@ -53,30 +50,14 @@ afterAll(() => {
  */
 const COMMIT = ['--commit-interval', '20ms', '--object-put-latency', '5ms'];
 
-function launch(extra: string[] = []) {
-  const args = [BENCH, 'emulator', '--port', '0', '--data-dir', dataDir, ...COMMIT, ...extra];
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  procs.push(proc);
-  const out: string[] = [];
-  const err: string[] = [];
-  proc.stdout?.on('data', (d) => out.push(String(d)));
-  proc.stderr?.on('data', (d) => err.push(String(d)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { proc, out, err, exited };
+function launch(extra: string[] = []): LaunchedEmulator {
+  const launched = launchEmulatorProcess(['--port', '0', '--data-dir', dataDir, ...COMMIT, ...extra]);
+  procs.push(launched.proc);
+  return launched;
 }
 
-async function start(extra: string[] = []): Promise<Emulator> {
-  const { proc, out, err, exited } = launch(extra);
-  const deadline = Date.now() + 20_000;
-  while (!out.join('').includes('\n')) {
-    if (proc.exitCode !== null)
-      throw new Error(`emulator exited ${proc.exitCode} (seed ${SEED}): ${err.join('')}`);
-    if (Date.now() > deadline) throw new Error(`no base URL within 20 s (seed ${SEED}): ${err.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { proc, url: out.join('').trim(), stderr: () => err.join(''), exited };
+function start(extra: string[] = []): Promise<ListeningEmulator> {
+  return listening(launch(extra), 20_000, ` (seed ${SEED})`);
 }
 
 /** What the clients know about each batch: acknowledged, or sent and its answer lost to the kill. */
