@@ -11,7 +11,7 @@ import type { TurbopufferClient } from './turbopuffer-client';
 function fakeClient(metadataStatus: number) {
   const deleted: string[] = [];
   const client = {
-    metadata: () => ({ status: metadataStatus }),
+    existenceProbe: () => ({ status: metadataStatus }),
     deleteNamespace: (ns: string) => {
       deleted.push(ns);
       return { status: 200 };

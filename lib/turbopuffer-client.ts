@@ -76,6 +76,19 @@ export class TurbopufferClient {
   }
 
   /**
+   * Metadata asked only to learn whether the namespace exists: its 404 is the expected answer before a fresh
+   * namespace is created, so it does not count in http_req_failed (a clean run would otherwise report failed
+   * requests in its progress lines and summary).
+   */
+  existenceProbe(namespace: string): CallResult<NamespaceMetadata> {
+    const res = http.get(`${this.url(namespace)}/metadata`, {
+      ...this.params('metadata', {}, '15s'),
+      responseCallback: http.expectedStatuses(200, 404),
+    });
+    return this.result<NamespaceMetadata>(res, true);
+  }
+
+  /**
    * What a bench emulator says about itself (lib/emulator-info.ts); null from any other server (404) or on failure.
    * Only asked of loopback targets: the real service has no such route.
    */
