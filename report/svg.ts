@@ -13,8 +13,27 @@ export function renderSvg(spec: ChartSpec): string {
   });
   try {
     chart.setOption(echartsOption(spec));
-    return `${chart.renderToSVGString()}\n`;
+    return `${processIndependentIds(chart.renderToSVGString())}\n`;
   } finally {
     chart.dispose();
   }
+}
+
+/**
+ * zrender numbers each SVG's ids and CSS classes from counters global to the process (`zr3-cls-15`), so the same
+ * chart drawn after others (`bench report DIR`, or after another result) came out with other names: committed
+ * SVGs changed on every redraw. One chart per file needs no process-wide uniqueness, so the names are renumbered
+ * in order of first appearance.
+ */
+export function processIndependentIds(svg: string): string {
+  const classes = new Map<string, number>();
+  return svg.replace(/\bzr\d+-(cls-(\d+)|[a-z]*\d+)/g, (_, rest: string, cls: string | undefined) => {
+    if (cls === undefined) return `zr0-${rest}`;
+    let n = classes.get(cls);
+    if (n === undefined) {
+      n = classes.size;
+      classes.set(cls, n);
+    }
+    return `zr0-cls-${n}`;
+  });
 }

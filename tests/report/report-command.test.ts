@@ -1,7 +1,7 @@
 // bench report through the real CLI: a directory of results (and files that are not results), the Markdown's charts
 // section written once however often it runs, --newest, and a named file it cannot draw.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,17 @@ describe('bench report', () => {
     const html = readFileSync(join(dir, 'run-a.html'), 'utf8');
     expect(html).not.toContain(BEGIN);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="http/);
+  });
+
+  it('draws the same result into the same SVG bytes, whatever was drawn before it in the process', () => {
+    const twins = mkdtempSync(join(tmpdir(), 'bench-report-twins-'));
+    for (const name of ['first', 'second']) writeFileSync(join(twins, `${name}.json`), jsonFileText(result));
+    expect(bench('--quiet', twins).status).toBe(0);
+    for (const chart of ['latency', 'errors', 'cells'])
+      expect(readFileSync(join(twins, `second.${chart}.svg`), 'utf8'), chart).toBe(
+        readFileSync(join(twins, `first.${chart}.svg`), 'utf8'),
+      );
+    rmSync(twins, { recursive: true, force: true });
   });
 
   it('takes only the newest result with --newest, and refuses a named file it cannot draw', () => {
