@@ -34,6 +34,16 @@ describe('backlogProgressLine', () => {
     );
   });
 
+  it('after the last window of a gated phase, says the phase is held rather than warming up for nothing', () => {
+    const past = { start: now - 6_000, end: now - 1_000 };
+    expect(
+      line({ phase: 'indexing_below_limit', stage: 'warmup', consistency: 'eventual', window: past }),
+    ).toBe(
+      'indexing_below_limit/eventual: measured, the phase held before the next one; backlog 2.34 MiB ' +
+        '(gate 1 MiB to 4 MiB); 1275 rows written; the scenarios end in 57 s',
+    );
+  });
+
   it('says the strong cell above the limit expects its 429s, and counts write errors when there are some', () => {
     const window = { start: now - 1_000, end: now + 5_000 };
     expect(

@@ -51,6 +51,9 @@ export function backlogProgressLine(p: BacklogProgress): string {
   const cell = `${slot.phase}/${slot.consistency}`;
   let stage: string;
   if (slot.window === null) stage = 'warm-up';
+  // Past the window but still in the cell: the hold that keeps a gated phase's backlog a little past its cells, so
+  // VUs that saw the gate late still measure whole windows (phases.ts). Not a warm-up: nothing is measured next.
+  else if (now >= slot.window.end) stage = 'measured, the phase held before the next one';
   else if (slot.stage === 'warmup')
     stage = `warm-up, measuring in ${left(slot.window.start - now)}, ${left(slot.window.end - now)} left in the cell`;
   else stage = `measuring, ${left(slot.window.end - now)} left in the cell`;
