@@ -9,6 +9,7 @@ import { EXIT_GENERIC_ERROR, EXIT_THRESHOLDS_FAILED } from '../../runner/exit-co
 import { classifyResult, type KnownResult } from '../result-report';
 import { type ComparableCell, comparableCells, type ExperimentName, publishedCells } from './comparable';
 import { compareRuns } from './compare';
+import { configDifferences } from './config-differences';
 import { evaluateGates, type Gate, parseGate } from './gates';
 import { compareMarkdown, compareText } from './render';
 
@@ -18,6 +19,7 @@ Compares B against A cell by cell: client p50/p95/p99, error share and success Q
 change, an interval or a significance mark (* significant at 95 %, ≈ not, ? nothing to judge it with).
 A and B are result JSON files (make backlog, make filter-cost) or directories of repeats of one experiment
 (the mean over the repeats, Welch's t-test); A may be the word published (the published table of B's experiment).
+Knobs the two ran with differently (seed, emulator port and results directory aside) are listed above the table.
 
 Flags:
       --fail-on GATE     exit 99 when a cell's change crosses GATE, e.g. 'p95>+10%', 'p99>5' (ms),
@@ -32,6 +34,13 @@ interface Side {
   experiment: ExperimentName;
   runs: ComparableCell[][];
   description: string;
+  /** The first run's recorded knobs; null for the published table. */
+  config: Record<string, unknown> | null;
+}
+
+function configOf(r: KnownResult): Record<string, unknown> {
+  const config = (r.result as { config?: unknown }).config;
+  return typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {};
 }
 
 function readResult(file: string): KnownResult | { experiment: null; reason: string } {
@@ -80,6 +89,7 @@ function loadSide(path: string): Side {
     experiment: results[0].r.experiment,
     runs: results.map((x) => comparableCells(x.r)),
     description: describe(results, path),
+    config: configOf(results[0].r),
   };
 }
 
@@ -126,7 +136,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
       ? {
           experiment: b.experiment,
           runs: [publishedCells(b.experiment, b.runs[0])],
-          description: `the published ${b.experiment === 'backlog' ? 'table' : 'headline and sweep tables'} (no counts or intervals: changes are unmarked)`,
+          description: `the published ${b.experiment === 'backlog' ? 'table' : 'headline and sweep tables'} (no counts or intervals: no change can be judged, each is marked ?)`,
+          config: null,
         }
       : loadSide(pa);
   if (a.experiment !== b.experiment)
@@ -135,7 +146,11 @@ export async function compareCommand(argv: string[]): Promise<number> {
     );
   const comparison = compareRuns(a.runs, b.runs);
   const trips = evaluateGates(gates, comparison.cells, values.significant === true);
-  const sides = { a: a.description, b: b.description };
+  const sides = {
+    a: a.description,
+    b: b.description,
+    configDiffers: a.config && b.config ? configDifferences(a.config, b.config) : [],
+  };
   if (values.markdown)
     writeFileSync(values.markdown, compareMarkdown(comparison, sides, trips, gates.length));
   process.stdout.write(

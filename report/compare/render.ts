@@ -8,6 +8,14 @@ export interface Sides {
   /** What each side is (file names, run counts, the published table). */
   a: string;
   b: string;
+  /** Knobs recorded differently in A and B (`DIMS 32 → 768`); empty when they ran one configuration. */
+  configDiffers?: readonly string[];
+}
+
+function configLines(sides: Sides): string[] {
+  const d = sides.configDiffers ?? [];
+  if (d.length === 0) return [];
+  return [`Knobs differ, so a cell of A and B may not measure the same workload: ${d.join(', ')}.`];
 }
 
 const HEADER = ['Cell', 'p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'Errors', 'Success QPS'];
@@ -94,6 +102,7 @@ export function compareMarkdown(
     `- A: ${sides.a}`,
     `- B: ${sides.b}`,
     '',
+    ...configLines(sides).flatMap((l) => [l, '']),
     ...markdownTable(HEADER, rows(cmp)),
     '',
     ...footer(cmp, trips, gates).flatMap((l) => [l, '']),
@@ -103,5 +112,5 @@ export function compareMarkdown(
 }
 
 export function compareText(cmp: Comparison, sides: Sides, trips: readonly Trip[], gates: number): string {
-  return `${['', `  A: ${sides.a}`, `  B: ${sides.b}`, '', ...textTable(HEADER, rows(cmp)), '', ...footer(cmp, trips, gates).map((l) => `  ${l}`), ''].join('\n')}\n`;
+  return `${['', `  A: ${sides.a}`, `  B: ${sides.b}`, ...configLines(sides).map((l) => `  ${l}`), '', ...textTable(HEADER, rows(cmp)), '', ...footer(cmp, trips, gates).map((l) => `  ${l}`), ''].join('\n')}\n`;
 }

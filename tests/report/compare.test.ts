@@ -113,6 +113,22 @@ describe('bench compare of two golden filter-cost results', () => {
     ]);
   });
 
+  it('says which knobs differ when A and B ran different workloads, not the per-run ones', () => {
+    const other: FilterCostResult = JSON.parse(JSON.stringify(fcA));
+    const config = other.config as unknown as Record<string, unknown>; // the recorded knobs, whatever their types
+    const dims = config.DIMS;
+    config.DIMS = 32;
+    config.SEED = 12345;
+    const res = bench('compare', write('fc-dims-a.json', fcA), write('fc-dims-b.json', other));
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain(
+      `  Knobs differ, so a cell of A and B may not measure the same workload: DIMS ${dims} → 32.\n`,
+    );
+    expect(bench('compare', 'published', write('fc-dims-c.json', other)).stdout).not.toContain(
+      'Knobs differ',
+    );
+  });
+
   it('compares a result with the published tables (unmarked: they keep no counts or intervals)', () => {
     const res = bench('compare', 'published', write('fc-pub.json', fcA));
     expect(res.status).toBe(0);
