@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seededRandom } from '../emulator/vector/random';
 import { formatBytes } from '../lib/sizes';
 import { choiceKnob, intKnob, readKnobs } from './bench-knobs';
 import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
@@ -42,17 +43,6 @@ const ROWS_PER_BODY = Math.max(1, Math.floor((BODY_MB * 1e6) / (Math.ceil((4 * D
 
 // ---- data: seeded, generated batch by batch so the client never holds the whole set ----
 
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
 }
@@ -61,7 +51,7 @@ const CLUSTERS = 1000;
 let centers: Float32Array | null = null;
 function clusterCenters(): Float32Array {
   if (centers) return centers;
-  const random = mulberry32(7);
+  const random = seededRandom(7);
   centers = new Float32Array(CLUSTERS * DIMS);
   for (let i = 0; i < centers.length; i++) centers[i] = gaussian(random);
   return centers;
@@ -70,7 +60,7 @@ function clusterCenters(): Float32Array {
 /** Rows [from, from+count) of a dataset, normalised: i.i.d. Gaussian, or 1,000 Gaussian clusters (sigma 0.3). */
 function vectors(kind: Kind, from: number, count: number): Float32Array {
   const out = new Float32Array(count * DIMS);
-  const random = mulberry32(from * 2654435761 + (kind === 'random' ? 1 : 2));
+  const random = seededRandom(from * 2654435761 + (kind === 'random' ? 1 : 2));
   const c = kind === 'clustered' ? clusterCenters() : null;
   for (let r = 0; r < count; r++) {
     const base = c ? Math.floor(random() * CLUSTERS) * DIMS : 0;

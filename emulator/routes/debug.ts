@@ -12,6 +12,7 @@ import { processStats } from '../process-stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';
+import { seededRandom } from '../vector/random';
 import { parseJsonBody } from '../wire/json-body';
 import type { Reply, RouteContext } from './context';
 
@@ -107,18 +108,6 @@ export async function purgeCacheRoute(ctx: RouteContext): Promise<Reply> {
   return { body: { status: 'OK' } };
 }
 
-/** A small deterministic generator so repeated recall calls sample the same rows. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function recallRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
   const raw = parseJsonBody(await ctx.body());
@@ -153,7 +142,8 @@ export async function recallRoute(ctx: RouteContext): Promise<Reply> {
           );
     if (!slot || !column) return { body: { avg_recall: 1, avg_exhaustive_count: 0, avg_ann_count: 0 } };
     const live = [...ns.store.liveRows.values()].filter((r) => r < view.rows && !hasBit(slot.missing, r));
-    const random = seeded(live.length);
+    // Seeded by the row count, so repeated recall calls on unchanged data sample the same rows.
+    const random = seededRandom(live.length);
     const sample: number[] = [];
     for (let i = 0; i < num && live.length > 0; i++) sample.push(live[Math.floor(random() * live.length)]);
     let recall = 0;

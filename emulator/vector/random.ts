@@ -1,15 +1,10 @@
-// Seeded randomness for index builds and recall samples, so a build or a recall figure can be reproduced.
+// Seeded randomness for index builds, recall samples and generated data, so a build or a figure can be reproduced.
+import { mulberry32 } from '../../lib/vectors';
 
-/** mulberry32: a small, fast 32-bit generator; returns floats in [0, 1). */
+/** lib's mulberry32 as floats in [0, 1) (Math.random's range), so code written for Math.random takes it as is. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 /** `count` distinct integers from [0, n) in random order (partial Fisher-Yates). */

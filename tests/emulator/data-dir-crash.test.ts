@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../emulator/vector/random';
 import {
   type LaunchedEmulator,
   type ListeningEmulator,
@@ -24,18 +25,6 @@ const ROUND_CAP_MS = 4000;
 /** A name with a dot and "deleted" in it: such namespaces once vanished on restart. */
 const NS = 'crash.deleted-1';
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: small, seedable, good enough to pick sizes and moments. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const procs: ChildProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-crash-'));
@@ -149,7 +138,7 @@ function check(ledger: Ledger, now: Map<number, number>): string[] {
 
 describe('--data-dir under kill -9', () => {
   it(`keeps every acknowledged batch whole across ${ROUNDS} kills at random moments (seed ${SEED})`, async () => {
-    const rand = prng(SEED);
+    const rand = seededRandom(SEED);
     const ledger: Ledger = {
       acks: 0,
       rows: new Map(),
@@ -163,7 +152,7 @@ describe('--data-dir under kill -9', () => {
     for (let round = 0; round < ROUNDS; round++) {
       let dead = false;
       const writers = Array.from({ length: WRITERS }, (_, w) =>
-        writer(emulator.url, w + 1, round, ledger, prng(SEED + round * 100 + w), () => dead),
+        writer(emulator.url, w + 1, round, ledger, seededRandom(SEED + round * 100 + w), () => dead),
       );
       const target =
         ledger.acks + KILL_AFTER_ACKS[0] + Math.floor(rand() * (KILL_AFTER_ACKS[1] - KILL_AFTER_ACKS[0]));
