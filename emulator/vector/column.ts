@@ -190,17 +190,12 @@ export class SegmentedColumn implements VectorColumn {
     const splittable = (p: AnnPart) =>
       p.lists === 0 && !sketches(this.metric, this.dims, p.to - p.from, filtered);
     const groups = local ? [parts] : splitByCost(parts, this.executor.pieces, cost, splittable);
-    const results = await this.runAll(
+    const result = await this.runAll(
       groups.map((g) => ({ ...base, parts: g })),
       local,
+      k,
     );
-    return {
-      hits: mergeHits(
-        results.map((r) => r.hits),
-        k,
-      ),
-      stats: { exhaustiveRows: 0, annRows: results.reduce((s, r) => s + r.scored, 0) },
-    };
+    return { hits: result.hits, stats: { exhaustiveRows: 0, annRows: result.scored } };
   }
 
   indexTo(to: number): Promise<void> {
@@ -267,23 +262,26 @@ export class SegmentedColumn implements VectorColumn {
       allow: options.allow,
       quantized: this.quantized,
     };
-    const results = await this.runAll(
+    return this.runAll(
       groups.map((g) => ({ ...base, parts: g })),
       local,
+      options.k,
     );
+  }
+
+  /**
+   * The k best of all the tasks' hits, and the rows they scored. Small searches run right here; the rest go to the
+   * executor's threads.
+   */
+  private async runAll(tasks: SearchTask[], local: boolean, k: number): Promise<TaskResult> {
+    const results = local ? tasks.map((t) => this.executor.runHere(t)) : await this.executor.run(tasks);
     return {
       hits: mergeHits(
         results.map((r) => r.hits),
-        options.k,
+        k,
       ),
       scored: results.reduce((s, r) => s + r.scored, 0),
     };
-  }
-
-  /** Small searches run right here; the rest go to the executor's threads. */
-  private async runAll(tasks: SearchTask[], local: boolean): Promise<TaskResult[]> {
-    if (local) return tasks.map((t) => this.executor.runHere(t));
-    return this.executor.run(tasks);
   }
 
   /**
