@@ -1,8 +1,7 @@
 // Ramping executors, startTime offsets and signals, run through the CLI with exact counts from NDJSON output.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bench, fixture, points, ROOT, readNdjson, scratch } from './harness';
+import { bench, fixture, points, readNdjson, scratch } from './harness';
 
 const tmp = scratch();
 afterAll(() => tmp.cleanup());
@@ -64,28 +63,12 @@ describe('VU reuse', () => {
 
 describe('signals', () => {
   it('a first SIGINT ends the run gracefully with exit 105, teardown and summary included', async () => {
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, 'dist/bench.js'), 'run', '-q', fixture('interrupt-signal-exit-105.js')],
-      {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
+    const { code, stdout, stderr } = await bench(
+      ['run', '-q', fixture('interrupt-signal-exit-105.js')],
+      {},
+      30_000,
+      { sigintAfterMs: 2500 },
     );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const kill = setTimeout(() => child.kill('SIGINT'), 2500);
-    const guard = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(kill);
-    clearTimeout(guard);
     expect(code, stderr).toBe(105);
     expect(stderr).toMatch(/teardown after signal/);
     expect(stdout).toMatch(/TOTAL RESULTS/);

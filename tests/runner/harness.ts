@@ -21,12 +21,15 @@ export interface RunResult {
   peakRssBytes?: number;
 }
 
-/** Runs `node dist/bench.js <args>` with a hard time limit (the run is bounded; the limit only guards the test). */
+/**
+ * Runs `node dist/bench.js <args>` with a hard time limit (the run is bounded; the limit only guards the test); with
+ * `sigintAfterMs`, sends SIGINT that long after the start, as a user pressing Ctrl-C.
+ */
 export function bench(
   args: string[],
   env: Record<string, string> = {},
   limitMs = 45_000,
-  options: { peakRss?: boolean } = {},
+  options: { peakRss?: boolean; sigintAfterMs?: number } = {},
 ): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -55,9 +58,14 @@ export function bench(
         }, 20)
       : undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    const interrupt =
+      options.sigintAfterMs === undefined
+        ? undefined
+        : setTimeout(() => child.kill('SIGINT'), options.sigintAfterMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(interrupt);
       clearInterval(sampler);
       resolve({
         code,

@@ -1,14 +1,14 @@
-// k6/http inside the real runner: `node dist/bench.js run` on a fixture script, NDJSON samples checked line by line.
-import { execFile } from 'node:child_process';
+// k6/http inside the real runner: `node dist/bench.js run` (harness.ts's bench) on a fixture script, NDJSON samples
+// checked line by line.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench } from '../harness';
 import { K6_HTTP_SAMPLE_ORDER } from './k6-http-samples';
 import { type LoopbackServer, startLoopbackServer } from './loopback-server';
 
-const BENCH = fileURLToPath(new URL('../../../dist/bench.js', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/http-samples.js', import.meta.url));
 
 interface Point {
@@ -27,19 +27,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BENCH, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-    });
-  });
-}
-
 describe('k6/http in bench run', () => {
   it('emits nine samples per request, in k6 order, with one timestamp and k6 tags', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'out.json');
-    const r = await run(['run', '-q', '--out', `json=${out}`, '-e', `BASE=${server.url}`, FIXTURE]);
+    const r = await bench(
+      ['run', '-q', '--out', `json=${out}`, '-e', `BASE=${server.url}`, FIXTURE],
+      {},
+      60_000,
+    );
     expect(r.code).toBe(0);
     const points = readFileSync(out, 'utf8')
       .split('\n')
