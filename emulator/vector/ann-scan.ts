@@ -5,7 +5,7 @@ import { canSkipList, chord } from './bounds';
 import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, signBytes, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
-import { estimateFor, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
+import { estimateFor, estimateRows, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
 import type { AnnPart, AnnTask, TaskResult } from './tasks';
 import { TopK } from './top-k';
@@ -190,11 +190,7 @@ function annPart(
     if (sketched !== null) return sketched;
     for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, part.to - c);
-      kernels.estimateI8(layout.codes + c * dims, n, dims, sl.queryCodes, sl.scores, {
-        ...estimate,
-        scales: layout.scales + c * 4,
-        norms: layout.norms + c * 4,
-      });
+      estimateRows(rt, sl, estimate, c, n);
       keepScored(rt, s, n, part.rowBase + c, null, dead, allow, approx, kth);
     }
     return part.to - part.from;

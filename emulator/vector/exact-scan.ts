@@ -5,7 +5,7 @@
 import { countRows, forEachRow, hasRow } from './bitset';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
-import { estimateFor, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
+import { estimateFor, estimateRows, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
 import type { SegmentRuntime } from './segment-runtime';
 import type { ExactTask, ScanPart, TaskResult } from './tasks';
 import { TopK } from './top-k';
@@ -88,8 +88,7 @@ function boundedPart(
   slot: number,
   bound: TopK,
 ): Candidates {
-  const { layout, kernels, f32 } = rt;
-  const { dims } = layout;
+  const { layout, f32 } = rt;
   const { dead, allow } = task;
   const cosine = task.metric === 'cosine_distance';
   const sl = slotLayout(layout, slot);
@@ -104,11 +103,7 @@ function boundedPart(
   const out: Candidates = { part, rt, rows: [], lower: [] };
   for (let c = part.from; c < part.to; c += CHUNK_ROWS) {
     const n = Math.min(CHUNK_ROWS, part.to - c);
-    kernels.estimateI8(layout.codes + c * dims, n, dims, sl.queryCodes, sl.scores, {
-      ...estimate,
-      scales: layout.scales + c * 4,
-      norms: layout.norms + c * 4,
-    });
+    estimateRows(rt, sl, estimate, c, n);
     let threshold = bound.threshold;
     for (let i = 0; i < n; i++) {
       const local = c + i;

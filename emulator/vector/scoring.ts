@@ -1,8 +1,8 @@
 // What the exact and the ANN scans share: the per-metric kernels, exact scoring of listed rows, keeping a chunk of
-// scored rows, and the int8 estimate constants of a quantised query.
+// scored rows, and int8 estimates of a quantised query (its constants, a chunk of rows).
 import { hasRow } from './bitset';
 import type { Estimate } from './kernels/kernels';
-import { slotLayout } from './layout';
+import { type SlotLayout, slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
 import type { TopK } from './top-k';
 import type { DistanceMetric, RowBitset } from './types';
@@ -72,6 +72,22 @@ export function keepScored(
     also.push(d, row);
     threshold = top.threshold;
   }
+}
+
+/** int8 estimates for the `n` local rows from `c` (which have codes) into the slot's scores. */
+export function estimateRows(
+  rt: SegmentRuntime,
+  sl: SlotLayout,
+  estimate: Estimate,
+  c: number,
+  n: number,
+): void {
+  const { layout } = rt;
+  rt.kernels.estimateI8(layout.codes + c * layout.dims, n, layout.dims, sl.queryCodes, sl.scores, {
+    ...estimate,
+    scales: layout.scales + c * 4,
+    norms: layout.norms + c * 4,
+  });
 }
 
 /** The estimate constants for this thread's quantised query in one segment (see kernels.wat estimate_i8). */
