@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readApiKey } from '../common-knobs';
 import { EnvError, EnvReader } from '../env';
 import { readBacklogConfig } from './config';
-
-const SMOKE = {
-  SEED_ROWS: '1000',
-  MAX_TOTAL_ROWS: '10000',
-  QUERY_DURATION_S: '5',
-  QUERY_WARMUP_S: '1',
-  LT_START_BYTES: '1MiB',
-  LT_CAP_BYTES: '4MiB',
-  GT_START_BYTES: '8MiB',
-  ALLOW_SMALL_THRESHOLDS: '1',
-};
+import { SMALL_ENV } from './testdata/small-env';
 
 function errorOf(env: Record<string, string>): EnvError {
   try {
@@ -64,14 +54,14 @@ describe('readBacklogConfig', () => {
   });
 
   it('accepts the smoke values with ALLOW_SMALL_THRESHOLDS=1 and scales the write batch to the window', () => {
-    const c = readBacklogConfig(SMOKE);
+    const c = readBacklogConfig(SMALL_ENV);
     expect(c.ltStartBytes).toBe(2 ** 20);
     // A quarter of the 3 MiB window in 3080-byte rows.
     expect(c.writeBatchRows).toBe(255);
   });
 
   it('refuses small thresholds without ALLOW_SMALL_THRESHOLDS, naming the variables', () => {
-    const error = errorOf({ ...SMOKE, ALLOW_SMALL_THRESHOLDS: '0' });
+    const error = errorOf({ ...SMALL_ENV, ALLOW_SMALL_THRESHOLDS: '0' });
     expect(error.variable).toBe('LT_START_BYTES');
     expect(error.message).toContain('LT_START_BYTES=1 MiB, LT_CAP_BYTES=4 MiB, GT_START_BYTES=8 MiB');
     expect(error.message).toContain('ALLOW_SMALL_THRESHOLDS=1');
@@ -88,7 +78,7 @@ describe('readBacklogConfig', () => {
     [{ NAMESPACE: 'has space' }, 'NAMESPACE'],
     [{ SEED: '-1' }, 'SEED'],
   ])('refuses %j naming %s', (override, variable) => {
-    expect(errorOf({ ...SMOKE, ...override }).variable).toBe(variable);
+    expect(errorOf({ ...SMALL_ENV, ...override }).variable).toBe(variable);
   });
 
   it('refuses a non-loopback target without an API key', () => {

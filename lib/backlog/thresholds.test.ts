@@ -3,6 +3,7 @@ import { readBacklogConfig } from './config';
 import { scenarioOptionsFor } from './options';
 import { gatesOf } from './phases';
 import { backlogSeriesThresholds } from './series';
+import { SMALL_ENV } from './testdata/small-env';
 import { backlogThresholds } from './thresholds';
 
 const MiB = 2 ** 20;
@@ -39,18 +40,7 @@ describe('backlogThresholds', () => {
 });
 
 describe('scenario options', () => {
-  const config = readBacklogConfig({
-    ALLOW_SMALL_THRESHOLDS: '1',
-    SEED_ROWS: '1000',
-    MAX_TOTAL_ROWS: '10000',
-    QUERY_DURATION_S: '5',
-    QUERY_WARMUP_S: '1',
-    LT_START_BYTES: '1MiB',
-    LT_CAP_BYTES: '4MiB',
-    GT_START_BYTES: '8MiB',
-    QUERY_RATE: '10',
-    PHASE_TIMEOUT_S: '15',
-  });
+  const config = readBacklogConfig({ ...SMALL_ENV, QUERY_RATE: '10', PHASE_TIMEOUT_S: '15' });
 
   it('bounds both scenarios by the cells, the gate waits and slack', () => {
     const options = scenarioOptionsFor(config);

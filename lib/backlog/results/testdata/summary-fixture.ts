@@ -10,20 +10,14 @@ import type { BacklogConfig } from '../../config';
 import { readBacklogConfig } from '../../config';
 import { cellKeys } from '../../metric-keys';
 import { CONSISTENCIES, PHASES } from '../../phases';
+import { SMALL_ENV } from '../../testdata/small-env';
 import type { RunInfo } from '../json';
 
 const MiB = 2 ** 20;
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 
 export const fixtureConfig: BacklogConfig = readBacklogConfig({
-  SEED_ROWS: '1000',
-  MAX_TOTAL_ROWS: '10000',
-  QUERY_DURATION_S: '5',
-  QUERY_WARMUP_S: '1',
-  LT_START_BYTES: '1MiB',
-  LT_CAP_BYTES: '4MiB',
-  GT_START_BYTES: '8MiB',
-  ALLOW_SMALL_THRESHOLDS: '1',
+  ...SMALL_ENV,
   QUERY_RATE: '20',
   PHASE_TIMEOUT_S: '10',
   SEED: '42',
