@@ -6,7 +6,7 @@ import { runExact } from './exact-scan';
 import { runIndexJob } from './index-build';
 import type { SegmentLayout } from './layout';
 import { quantizeRows } from './quantize';
-import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import { type SegmentRuntime, SegmentTable } from './segment-runtime';
 import type { AnnTask, ExactTask, IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 
 export type SearchTask = ExactTask | AnnTask;
@@ -46,23 +46,21 @@ export class InThreadExecutor implements Executor {
   readonly slots = 1;
   readonly parallelism = 1;
   readonly pieces = 1;
-  private readonly segments = new Map<number, SegmentRuntime>();
+  private readonly segments = new SegmentTable();
   private nextId = 1;
 
   addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number {
     const id = this.nextId++;
-    this.segments.set(id, segmentRuntime(memory, layout));
+    this.segments.add(id, memory, layout);
     return id;
   }
 
   runtime(seg: number): SegmentRuntime {
-    const rt = this.segments.get(seg);
-    if (!rt) throw new Error(`vector engine: unknown segment ${seg}`);
-    return rt;
+    return this.segments.get(seg);
   }
 
   dropSegment(seg: number): void {
-    this.segments.delete(seg);
+    this.segments.drop(seg);
   }
 
   /** There is no background thread here: appends fault their pages in themselves. */

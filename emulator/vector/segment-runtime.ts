@@ -28,6 +28,31 @@ export function segmentRuntime(memory: WebAssembly.Memory, layout: SegmentLayout
   };
 }
 
+/** One thread's segments by id, as the executor numbered them: where its tasks look a segment up. */
+export class SegmentTable {
+  private readonly runtimes = new Map<number, SegmentRuntime>();
+
+  add(id: number, memory: WebAssembly.Memory, layout: SegmentLayout): void {
+    this.runtimes.set(id, segmentRuntime(memory, layout));
+  }
+
+  /** The segment, or undefined when it was dropped already (work that may arrive after the drop). */
+  find(id: number): SegmentRuntime | undefined {
+    return this.runtimes.get(id);
+  }
+
+  /** The segment; a task naming one this thread does not hold is a bug, so this throws. */
+  get(id: number): SegmentRuntime {
+    const rt = this.runtimes.get(id);
+    if (!rt) throw new Error(`vector engine: unknown segment ${id}`);
+    return rt;
+  }
+
+  drop(id: number): void {
+    this.runtimes.delete(id);
+  }
+}
+
 /** A fresh shared memory sized for the layout; pages are committed lazily by the OS on first write. */
 export function allocateSegmentMemory(layout: SegmentLayout): WebAssembly.Memory {
   return new WebAssembly.Memory({ initial: layout.pages, maximum: layout.pages, shared: true });

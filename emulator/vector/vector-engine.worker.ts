@@ -6,7 +6,7 @@ import { runTask } from './executor';
 import { runIndexJob } from './index-build';
 import { quantizeRows } from './quantize';
 import { setBackgroundYield, waitForSearches } from './search-priority';
-import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import { type SegmentRuntime, SegmentTable } from './segment-runtime';
 import type { IndexResult, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
@@ -14,13 +14,8 @@ const { slot, searches } = workerData as WorkerInit;
 const searchCount = searches ? new Int32Array(searches) : null;
 // Background work on this thread (index builds, fresh-row quantising, prefaulting) gives way to searches.
 setBackgroundYield(() => waitForSearches(searchCount));
-const segments = new Map<number, SegmentRuntime>();
-
-function lookup(seg: number): SegmentRuntime {
-  const rt = segments.get(seg);
-  if (!rt) throw new Error(`vector engine worker: unknown segment ${seg}`);
-  return rt;
-}
+const segments = new SegmentTable();
+const lookup = (seg: number): SegmentRuntime => segments.get(seg);
 
 function reply(message: FromWorker): void {
   parentPort?.postMessage(message);
@@ -31,14 +26,14 @@ reply({ type: 'thread', tid: osThreadId() });
 parentPort?.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'segment':
-      segments.set(message.id, segmentRuntime(message.memory, message.layout));
+      segments.add(message.id, message.memory, message.layout);
       return;
     case 'drop':
-      segments.delete(message.id);
+      segments.drop(message.id);
       return;
     case 'prefault': {
       // An atomic add of 0 commits the page without changing a value the request thread may be writing.
-      const rt = segments.get(message.id);
+      const rt = segments.find(message.id);
       if (!rt) return;
       for (let at = message.from & ~4095; at < message.to; at += 4096) {
         // First touch costs ~1-3 ms per MB here: give way to searches every MB.

@@ -11,7 +11,7 @@ import { lowerThreadPriority } from '../thread-cpu';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
 import { SearchSignal } from './search-priority';
-import { type SegmentRuntime, segmentRuntime } from './segment-runtime';
+import { type SegmentRuntime, SegmentTable } from './segment-runtime';
 import type { IndexJob, IndexResult, QuantizeJob, TaskResult } from './tasks';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol';
 
@@ -126,7 +126,7 @@ export class WorkerPoolExecutor implements Executor {
   private readonly indexer: EngineWorker;
   /** Commits segment pages ahead of appends; never runs tasks, so it needs no slot. */
   private readonly prefaulter: EngineWorker;
-  private readonly segments = new Map<number, SegmentRuntime>();
+  private readonly segments = new SegmentTable();
   private nextSegment = 1;
   private nextJob = 1;
   /** Search tasks waiting for a scan worker, oldest first (all searches share one queue: fair and balanced). */
@@ -171,19 +171,17 @@ export class WorkerPoolExecutor implements Executor {
 
   addSegment(memory: WebAssembly.Memory, layout: SegmentLayout): number {
     const id = this.nextSegment++;
-    this.segments.set(id, segmentRuntime(memory, layout));
+    this.segments.add(id, memory, layout);
     for (const w of this.all) w.post({ type: 'segment', id, memory, layout });
     return id;
   }
 
   runtime(seg: number): SegmentRuntime {
-    const rt = this.segments.get(seg);
-    if (!rt) throw new Error(`vector engine: unknown segment ${seg}`);
-    return rt;
+    return this.segments.get(seg);
   }
 
   dropSegment(seg: number): void {
-    this.segments.delete(seg);
+    this.segments.drop(seg);
     if (!this.closed) for (const w of this.all) w.post({ type: 'drop', id: seg });
   }
 
