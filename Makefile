@@ -8,7 +8,7 @@ STAMP := node_modules/.bench-installed
 .PHONY: help setup venv chromium build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke publish bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 $(STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -59,13 +59,19 @@ INSTANCES_FLAG := $(if $(INSTANCES),--instances $(INSTANCES))
 # (scripts/target-rule.ts): BENCH_TARGET=emulator|service if given, else the real service when TURBOPUFFER_API_KEY
 # is set and a fresh local emulator when it is not. Profiles: scripts/experiments.ts. ARGS go to `bench run`.
 # Results go to runs/ (ignored by git); `make publish` copies one into results/.
-RUN_EXPERIMENT = npx tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
+# Plain node with tsx's loader, not `npx tsx`: Ctrl+C reaches every process of the foreground group, and npm and the
+# tsx CLI each relay it once more to their child, so the launcher could forward a second SIGINT to bench run, which
+# k6 reads as "exit now": the run then ended with no teardown and no result (seen in 2 of 3 tries).
+RUN_EXPERIMENT = node --import tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
 # A failed run has said why already: ending make by SIGPIPE, which neither make nor the shell reports, spares the
 # "make: *** [target] Error N" line after the message (make then exits 141 instead of 2).
 QUIET_FAIL = || kill -PIPE $$PPID
 # Every run ends with its report (charts, the Markdown's charts section, the HTML page beside the result in runs/),
-# whether or not its thresholds held; the run's own exit status is make's.
-RUN_AND_REPORT = $(RUN_EXPERIMENT); status=$$?; npx bench report --quiet --newest runs; test $$status -eq 0
+# whether or not its thresholds held; the run's own exit status is make's. On Ctrl+C the run stops gracefully and
+# writes its aborted result, but the recipe's /bin/sh died at once, so that result got no charts: a trap that runs a
+# command (unlike an ignored signal, not inherited by children) keeps the shell alive to draw them, and make waits
+# for its recipe before it exits.
+RUN_AND_REPORT = trap : INT; $(RUN_EXPERIMENT); status=$$?; npx bench report --quiet --newest runs; test $$status -eq 0
 
 backlog: build ## experiment 1: querying while indexing against a fresh local emulator (<= 5 min; the real service with TURBOPUFFER_API_KEY)
 	@$(RUN_AND_REPORT) $(QUIET_FAIL)

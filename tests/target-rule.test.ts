@@ -86,9 +86,12 @@ describe('the experiment make targets', () => {
       .filter(([, , recipe]) => recipe.includes('RUN_AND_REPORT'))
       .map(([, name, recipe]) => [name, recipe]);
     expect(recipes).toEqual(TARGETS.map((t) => [t, '@$(RUN_AND_REPORT) $(QUIET_FAIL)']));
-    expect(makefile).toMatch(/^RUN_EXPERIMENT = npx tsx scripts\/run-experiment.ts \$@ /m);
-    // The run, then its report (bench report), with the run's exit status.
-    expect(makefile).toMatch(/^RUN_AND_REPORT = \$\(RUN_EXPERIMENT\); status=\$\$\?; npx bench report /m);
+    // node with tsx's loader: no npm or tsx CLI in between to relay a Ctrl+C a second time (k6's "exit now").
+    expect(makefile).toMatch(/^RUN_EXPERIMENT = node --import tsx scripts\/run-experiment.ts \$@ /m);
+    // The run, then its report (bench report), with the run's exit status; Ctrl+C does not end the shell before it.
+    expect(makefile).toMatch(
+      /^RUN_AND_REPORT = trap : INT; \$\(RUN_EXPERIMENT\); status=\$\$\?; npx bench report /m,
+    );
   });
 
   // make -o build: the bundles are there already (global setup); nothing else is made.
