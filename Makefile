@@ -66,12 +66,12 @@ RUN_EXPERIMENT = node --import tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG
 # A failed run has said why already: ending make by SIGPIPE, which neither make nor the shell reports, spares the
 # "make: *** [target] Error N" line after the message (make then exits 141 instead of 2).
 QUIET_FAIL = || kill -PIPE $$PPID
-# Every run ends with its report (charts, the Markdown's charts section, the HTML page beside the result in runs/),
-# whether or not its thresholds held; the run's own exit status is make's. On Ctrl+C the run stops gracefully and
-# writes its aborted result, but the recipe's /bin/sh died at once, so that result got no charts: a trap that runs a
-# command (unlike an ignored signal, not inherited by children) keeps the shell alive to draw them, and make waits
-# for its recipe before it exits.
-RUN_AND_REPORT = trap : INT; $(RUN_EXPERIMENT); status=$$?; npx bench report --quiet --newest runs; test $$status -eq 0
+# Every run ends with its report (charts, the Markdown's charts section, the HTML page beside the result, wherever
+# RESULTS_DIR put it), drawn by the launcher whether or not its thresholds held; the run's own exit status is make's.
+# On Ctrl+C the run stops gracefully and writes its aborted result, and the launcher draws it: a trap that runs a
+# command (unlike an ignored signal, not inherited by children) keeps the recipe's /bin/sh from dying with the
+# keypress, so make waits for the launcher instead of returning the prompt while it still draws.
+RUN_AND_REPORT = trap : INT; $(RUN_EXPERIMENT)
 
 backlog: build ## experiment 1: querying while indexing against a fresh local emulator (<= 5 min; the real service with TURBOPUFFER_API_KEY)
 	@$(RUN_AND_REPORT) $(QUIET_FAIL)

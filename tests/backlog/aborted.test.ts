@@ -1,6 +1,6 @@
 // Ctrl+C during a run (issue 15): `make backlog-smoke` interrupted by SIGINT a few seconds into its scenarios still
 // writes its result, marked aborted with where it stopped, and leaves its thresholds unevaluated; the run exits 105
-// as k6 does after a signal, and the emulator is stopped.
+// as k6 does after a signal, the emulator is stopped, and the result gets its charts and HTML report.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,5 +63,11 @@ describe('make backlog-smoke, interrupted', () => {
     );
     expect(output).toContain(`ABORTED: ${r.status_reason}`);
     expect(output).not.toMatch(/thresholds failed/);
+    // The launcher drew the aborted result's report where RESULTS_DIR put it (make's report step used to look
+    // in runs/ only).
+    const base = (json as string).replace(/\.json$/, '');
+    for (const drawn of ['html', 'latency.svg', 'errors.svg', 'cells.svg'])
+      expect(readdirSync(dir), output).toContain(`${base}.${drawn}`);
+    expect(readFileSync(join(dir, `${base}.md`), 'utf8')).toContain('<!-- bench report: charts');
   });
 });
