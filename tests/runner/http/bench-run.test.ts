@@ -1,6 +1,6 @@
 // k6/http inside the real runner: `node dist/bench.js run` (harness.ts's bench) on a fixture script, NDJSON samples
 // checked line by line.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,18 +18,21 @@ interface Point {
 }
 
 let server: LoopbackServer;
+let dir: string;
 
 beforeAll(async () => {
   server = await startLoopbackServer();
+  dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 });
 
 afterAll(async () => {
   await server?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('k6/http in bench run', () => {
   it('emits nine samples per request, in k6 order, with one timestamp and k6 tags', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'bench-http-')), 'out.json');
+    const out = join(dir, 'out.json');
     const r = await bench(
       ['run', '-q', '--out', `json=${out}`, '-e', `BASE=${server.url}`, FIXTURE],
       {},
