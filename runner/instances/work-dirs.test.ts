@@ -1,12 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../tests/temp-dir';
 import { createWorkDir, removeAbandonedWorkDirs, WORK_DIR_PREFIX } from './work-dirs';
 
 describe('instance work directories', () => {
+  const parent = tempDir('work-dirs-test-');
+
   it("removes those whose owner is gone, and keeps live owners', unowned and unrelated ones", () => {
-    const parent = mkdtempSync(join(tmpdir(), 'work-dirs-test-'));
     const mine = createWorkDir(parent);
     expect(readFileSync(join(mine, 'owner.pid'), 'utf8')).toBe(String(process.pid));
     const owned = (name: string, pid: string) => {

@@ -3,8 +3,7 @@
 // removes elements from its SVG). The pages: reports of golden results of both experiments (one from before the
 // time series), every committed result's report, and the web-dashboard export of a short run of a small script
 // (tests/report/dashboard-run.ts; tests/report/dashboard.test.ts checks its content).
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +21,10 @@ import { withChromium } from '../../report/browser';
 import { classifyResult, writeResultReport } from '../../report/result-report';
 import { MetricRegistry } from '../../runner/metrics/registry';
 import { WebDashboard } from '../../runner/outputs/web-dashboard/index';
+import { tempDir } from '../temp-dir';
 import { dashboardRun, fixtureServer } from './dashboard-run';
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-report-browser-'));
+const dir = tempDir('bench-report-browser-');
 
 function report(name: string, result: unknown, markdown: string): string {
   const json = join(dir, `${name}.json`);

@@ -1,8 +1,7 @@
 // bench compare on golden results of both experiments: exact deltas, intervals and marks, the gate exit codes, and
 // directories of repeats; through the real CLI (dist/bench.js) where the exit code matters.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../../lib/backlog/results/json';
@@ -18,9 +17,10 @@ import { jsonFileText } from '../../lib/results/run-record';
 import { comparableCells } from '../../report/compare/comparable';
 import { compareRuns } from '../../report/compare/compare';
 import { changeText } from '../../report/compare/render';
+import { tempDir } from '../temp-dir';
 
 const root = join(import.meta.dirname, '../..');
-const dir = mkdtempSync(join(tmpdir(), 'bench-compare-'));
+const dir = tempDir('bench-compare-');
 const write = (name: string, value: unknown) => {
   const file = join(dir, name);
   writeFileSync(file, jsonFileText(value));

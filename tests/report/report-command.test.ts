@@ -14,6 +14,7 @@ import {
 } from '../../lib/backlog/results/testdata/summary-fixture';
 import { jsonFileText } from '../../lib/results/run-record';
 import { BEGIN, END } from '../../report/markdown-embed';
+import { tempDir } from '../temp-dir';
 
 const root = join(import.meta.dirname, '../..');
 const bench = (...args: string[]) =>
@@ -23,7 +24,7 @@ const bench = (...args: string[]) =>
   });
 
 describe('bench report', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+  const dir = tempDir('bench-report-');
   const result = buildResult(fixtureSummary(), fixtureConfig, fixtureRun);
   writeFileSync(join(dir, 'run-a.json'), jsonFileText(result));
   writeFileSync(join(dir, 'run-a.md'), renderMarkdown(result));
