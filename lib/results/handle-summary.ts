@@ -3,7 +3,7 @@
 // Calls nothing but the experiment's pure builder and renderers; the clock gives the finish time.
 import { compactTimestamp } from '../namespace-lifecycle';
 import { jsonFileText } from './run-record';
-import { failedThresholds, type SummaryData } from './summary-data';
+import type { SummaryData } from './summary-data';
 
 export interface ResultOutput<Setup, Result> {
   /** How the console names the run: `backlog experiment`, `filter-cost int-100`. */
@@ -22,10 +22,11 @@ export function makeHandleSummary<Setup, Result>(
   return (data) => {
     // k6 hands setup()'s return value back here as JSON; it is absent when setup() threw.
     const setup = data.setup_data as Setup | undefined;
+    // Nothing was measured (setup threw, or the run was interrupted before it returned): its thresholds fail for
+    // want of samples, which says nothing about the target, so they are not counted here.
     if (!setup) {
-      const failed = failedThresholds(data).length;
       return {
-        stdout: `\n  ${o.title}: setup() did not complete, so no result files were written (${failed} thresholds failed).\n\n`,
+        stdout: `\n  ${o.title}: setup() did not complete (it failed, or the run was interrupted first), so nothing was measured and no result files were written.\n\n`,
       };
     }
     const finishedAtMs = Date.now();
