@@ -22,8 +22,8 @@ import { followFile, JsonSampleReader } from '../merge/json-samples';
 import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../modules/module-host';
 import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
+import { createOwnedDir, INSTANCES_DIR_PREFIX, removeAbandonedDirs } from '../owned-temp-dirs';
 import type { HandedSetup, RemoteScenarios } from '../run-test';
-import { createWorkDir, removeAbandonedWorkDirs } from './work-dirs';
 
 /** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
 export const INSTANCE_ENV = 'BENCH_INSTANCE';
@@ -173,9 +173,9 @@ export function instancesHost(opts: {
     }),
     async start(aborted) {
       process.once('exit', killAll);
-      for (const stale of removeAbandonedWorkDirs(tmpdir()))
+      for (const stale of removeAbandonedDirs(tmpdir(), INSTANCES_DIR_PREFIX))
         opts.stderr.write(`bench: removed ${stale}, left by a bench run --instances that was killed\n`);
-      dir = createWorkDir(tmpdir());
+      dir = createOwnedDir(tmpdir(), INSTANCES_DIR_PREFIX);
       for (let index = 0; index < n; index++) {
         const args = instanceArgs(opts.argv, opts.script, n, index, streamOf(index));
         instances.push(

@@ -1,12 +1,13 @@
 // Loads a k6 script for the runner: one esbuild pass (for .ts and .js alike) that maps `k6`/`k6/*` and the
 // built-in jslib URLs to the runner's modules and refuses anything unsupported before any JS runs (exit 107).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { BUNDLE_DIR_PREFIX, createOwnedDir, removeAbandonedDirs } from '../owned-temp-dirs';
 import { requireCjs } from '../require-cjs';
 import {
   HOSTED_EXPORTS,
@@ -104,7 +105,9 @@ export async function loadScript(
 ): Promise<LoadedScript> {
   const path = resolve(scriptPath);
   const problems: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
+  // A run killed outright leaves its directory: the next run removes those whose owner is gone.
+  removeAbandonedDirs(tmpdir(), BUNDLE_DIR_PREFIX);
+  const dir = createOwnedDir(tmpdir(), BUNDLE_DIR_PREFIX);
   const name = basename(path).replace(/\.[cm]?[jt]s$/, '');
   const file = join(dir, `${name}.mjs`);
   const hostedFile = join(dir, `${name}.hosted.js`);
