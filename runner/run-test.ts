@@ -258,8 +258,15 @@ async function execute(
     },
   };
 
+  // setup() is let finish, so that teardown() gets its data and can remove what it made (k6 interrupts setup and
+  // skips teardown, which leaves a half-seeded namespace on a billed service behind).
+  let inSetup = false;
   signals.onFirst = () => {
-    logger.warn('Stopping the test (press Ctrl+C again to exit immediately)');
+    logger.warn(
+      inSetup
+        ? 'Stopping the test once setup() returns, so that teardown() can clean up after it (press Ctrl+C again to exit immediately, skipping teardown)'
+        : 'Stopping the test (press Ctrl+C again to exit immediately)',
+    );
     abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
   };
   if (signals.count > 0) signals.onFirst();
@@ -390,7 +397,10 @@ async function execute(
       if (wait > 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, wait)), aborted]);
     } else if (exported.setup === 'function' && !noSetup) {
       display.phase = 'setup';
-      const outcome = await runSetup(template, http, events, plan.setupTimeout);
+      inSetup = true;
+      const outcome = await runSetup(template, http, events, plan.setupTimeout).finally(() => {
+        inSetup = false;
+      });
       if (outcome.ok) setupData = outcome.data;
       else {
         setupFailed = true;

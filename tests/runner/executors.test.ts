@@ -73,4 +73,20 @@ describe('signals', () => {
     expect(stderr).toMatch(/teardown after signal/);
     expect(stdout).toMatch(/TOTAL RESULTS/);
   });
+
+  it('a first SIGINT during setup() lets it finish, starts no iteration, and teardown gets its data', async () => {
+    const { code, stderr } = await bench(
+      ['run', '-q', fixture('interrupt-during-setup-exit-105.js')],
+      {},
+      30_000,
+      { sigintOn: /setup started/ },
+    );
+    expect(code, stderr).toBe(105);
+    expect(stderr).toMatch(
+      /Stopping the test once setup\(\) returns, so that teardown\(\) can clean up after it/,
+    );
+    expect(stderr).toMatch(/setup finished/);
+    expect(stderr).toMatch(/teardown cleans up namespace-1/);
+    expect(stderr).not.toMatch(/iteration ran/);
+  });
 });

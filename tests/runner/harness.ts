@@ -23,13 +23,14 @@ export interface RunResult {
 
 /**
  * Runs `node dist/bench.js <args>` with a hard time limit (the run is bounded; the limit only guards the test); with
- * `sigintAfterMs`, sends SIGINT that long after the start, as a user pressing Ctrl-C.
+ * `sigintAfterMs`, sends SIGINT that long after the start, as a user pressing Ctrl-C; with `sigintOn`, once when the
+ * run's stderr first matches it (a moment the script announces, whatever the machine's speed).
  */
 export function bench(
   args: string[],
   env: Record<string, string> = {},
   limitMs = 45_000,
-  options: { peakRss?: boolean; sigintAfterMs?: number } = {},
+  options: { peakRss?: boolean; sigintAfterMs?: number; sigintOn?: RegExp } = {},
 ): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -43,8 +44,13 @@ export function bench(
     child.stdout.on('data', (d) => {
       stdout += d;
     });
+    let signalled = false;
     child.stderr.on('data', (d) => {
       stderr += d;
+      if (options.sigintOn && !signalled && options.sigintOn.test(stderr)) {
+        signalled = true;
+        child.kill('SIGINT');
+      }
     });
     let peakKb = 0;
     const sampler = options.peakRss
