@@ -10,6 +10,7 @@ import {
   type Difference,
   fromIntervals,
   mannWhitneyP,
+  nonNegative,
   proportions,
   rates,
   significant,
@@ -60,8 +61,14 @@ function figureValue(c: ComparableCell, f: Figure): number | null {
   return c.client[f];
 }
 
-function change(a: number | null, b: number | null, d: Difference | null, method: Change['method']): Change {
+function change(
+  a: number | null,
+  b: number | null,
+  raw: Difference | null,
+  method: Change['method'],
+): Change {
   const delta = a !== null && b !== null ? b - a : null;
+  const d = raw && a !== null ? nonNegative(raw, a) : raw;
   return {
     a,
     b,

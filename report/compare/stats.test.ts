@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromIntervals, mannWhitneyP, proportions, rates, significant, welch } from './stats';
+import { fromIntervals, mannWhitneyP, nonNegative, proportions, rates, significant, welch } from './stats';
 
 describe('the tests bench compare marks changes with', () => {
   it("Welch's t-test: difference of means, its 95 % interval and p", () => {
@@ -38,5 +38,15 @@ describe('the tests bench compare marks changes with', () => {
     expect(significant(fromIntervals(10, [9, 11], 13, [12, 14]))).toBe(true);
     expect(significant(fromIntervals(10, [9, 12], 11, [10, 13]))).toBe(false);
     expect(significant(fromIntervals(10, [null, null], 11, [null, null]))).toBeNull();
+  });
+
+  it('never lets a difference of non-negative figures fall below -A (a fall of more than 100 %)', () => {
+    // A p50 of 2 ms known to [1, 30] against 3 ms known to [1, 4]: the intervals allow [-29, +3].
+    const wide = fromIntervals(2, [1, 30], 3, [1, 4]);
+    expect(wide).toEqual({ estimate: 1, low: -29, high: 3, p: null });
+    expect(nonNegative(wide, 2)).toEqual({ estimate: 1, low: -2, high: 3, p: null });
+    expect(significant(nonNegative(wide, 2))).toBe(significant(wide));
+    const narrow = fromIntervals(10, [9, 11], 13, [12, 14]);
+    expect(nonNegative(narrow, 10)).toBe(narrow);
   });
 });

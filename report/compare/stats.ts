@@ -100,6 +100,16 @@ export function fromIntervals(
   return { estimate: b - a, low, high, p: null };
 }
 
+/**
+ * A difference B − A of figures that are never negative (latencies, rates, error shares) with its interval cut at
+ * −A: B − A cannot go lower, so a wide interval on a small A would otherwise show a fall of more than 100 %. The cut
+ * keeps the coverage (the part removed holds no possible value) and never changes significance (a low bound under −A
+ * is under 0 either way).
+ */
+export function nonNegative(d: Difference, a: number): Difference {
+  return d.low !== null && d.low < -a ? { ...d, low: -a } : d;
+}
+
 /** Whether a difference is significant: its interval excludes 0, or (without one) its p-value is under 5 %. */
 export function significant(d: Difference): boolean | null {
   if (d.low !== null && d.high !== null) return d.low > 0 || d.high < 0;
