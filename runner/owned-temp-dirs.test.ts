@@ -9,7 +9,7 @@ describe('owned temporary directories', () => {
   const parent = tempDir('owned-dirs-test-');
 
   it("removes those whose owner is gone, and keeps live owners', unowned and unrelated ones", () => {
-    const mine = createOwnedDir(parent, INSTANCES_DIR_PREFIX);
+    const mine = createOwnedDir(parent, INSTANCES_DIR_PREFIX).dir;
     expect(readFileSync(join(mine, 'owner.pid'), 'utf8')).toBe(String(process.pid));
     const owned = (name: string, pid: string) => {
       const dir = join(parent, `${INSTANCES_DIR_PREFIX}${name}`);

@@ -23,11 +23,15 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Creates a directory `<parent>/<prefix>XXXXXX` owned by this process. */
-export function createOwnedDir(parent: string, prefix: string): string {
+/**
+ * Creates a directory `<parent>/<prefix>XXXXXX` owned by this process, first removing the `<prefix>*` ones whose
+ * owner is gone (returned in `removed`), so every kind of directory is cleaned up where it is made.
+ */
+export function createOwnedDir(parent: string, prefix: string): { dir: string; removed: string[] } {
+  const removed = removeAbandonedDirs(parent, prefix);
   const dir = mkdtempSync(join(parent, prefix));
   writeFileSync(join(dir, OWNER_FILE), String(process.pid));
-  return dir;
+  return { dir, removed };
 }
 
 /** Removes the `<prefix>*` directories under `parent` whose owner is gone; returns their paths. */

@@ -4,8 +4,8 @@
 // first second of a 2000/s test had more starts due than the thread could take: its VUs fell behind and the starts
 // after them were dropped. The test's first starts also open one connection per VU at once, each through a VU's own
 // Agent, Pool and Client: the warm-up runs as many lanes as a usual VU count, each on its own LocalIo, reconnecting
-// every few requests, so that code is warm too (4 lanes that kept their connections dropped about half again as many
-// starts in the first second). Nothing of it reaches the test: no samples, no script code, no connection kept.
+// every few requests, so that code is warm too (make bench-runner's figures before and after are in runner/README.md
+// and its git history). Nothing of it reaches the test: no samples, no script code, no connection kept.
 import { type AddressInfo, createServer } from 'node:net';
 import { LocalIo } from './local-io';
 import { undici } from './undici';

@@ -22,7 +22,7 @@ import { followFile, JsonSampleReader } from '../merge/json-samples';
 import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../modules/module-host';
 import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
-import { createOwnedDir, INSTANCES_DIR_PREFIX, removeAbandonedDirs } from '../owned-temp-dirs';
+import { createOwnedDir, INSTANCES_DIR_PREFIX } from '../owned-temp-dirs';
 import type { HandedSetup, RemoteScenarios } from '../run-test';
 
 /** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
@@ -173,9 +173,10 @@ export function instancesHost(opts: {
     }),
     async start(aborted) {
       process.once('exit', killAll);
-      for (const stale of removeAbandonedDirs(tmpdir(), INSTANCES_DIR_PREFIX))
+      const owned = createOwnedDir(tmpdir(), INSTANCES_DIR_PREFIX);
+      for (const stale of owned.removed)
         opts.stderr.write(`bench: removed ${stale}, left by a bench run --instances that was killed\n`);
-      dir = createOwnedDir(tmpdir(), INSTANCES_DIR_PREFIX);
+      dir = owned.dir;
       for (let index = 0; index < n; index++) {
         const args = instanceArgs(opts.argv, opts.script, n, index, streamOf(index));
         instances.push(

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import { BenchError } from '../errors';
 import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
-import { BUNDLE_DIR_PREFIX, createOwnedDir, removeAbandonedDirs } from '../owned-temp-dirs';
+import { BUNDLE_DIR_PREFIX, createOwnedDir } from '../owned-temp-dirs';
 import { requireCjs } from '../require-cjs';
 import {
   HOSTED_EXPORTS,
@@ -106,8 +106,7 @@ export async function loadScript(
   const path = resolve(scriptPath);
   const problems: string[] = [];
   // A run killed outright leaves its directory: the next run removes those whose owner is gone.
-  removeAbandonedDirs(tmpdir(), BUNDLE_DIR_PREFIX);
-  const dir = createOwnedDir(tmpdir(), BUNDLE_DIR_PREFIX);
+  const { dir } = createOwnedDir(tmpdir(), BUNDLE_DIR_PREFIX);
   const name = basename(path).replace(/\.[cm]?[jt]s$/, '');
   const file = join(dir, `${name}.mjs`);
   const hostedFile = join(dir, `${name}.hosted.js`);
