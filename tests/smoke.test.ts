@@ -1,20 +1,19 @@
 // The smoke run of experiment 1 (make backlog-smoke) inside `make test`: the real runner against a real emulator
 // with the published smoke values. The script's thresholds carry the issue's acceptance checks (exit 99 if any
 // fails); this test checks the exit code and the result JSON they were computed from.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BacklogResult } from '../lib/backlog/results/json';
 import { PROFILES } from '../scripts/backlog-profiles';
 import { envFlags } from '../scripts/env-flags';
 import { runWithEmulator } from '../scripts/with-emulator';
+import { tempDir } from './temp-dir';
 
 const MiB = 2 ** 20;
 
 describe('make backlog-smoke', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('bench-smoke-');
 
   it('measures all six cells and passes every acceptance threshold', { timeout: 180_000 }, async () => {
     let output = '';

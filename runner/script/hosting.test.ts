@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../tests/temp-dir';
 import { applyInsertions } from './await-edits';
 import { loadScript } from './bundle';
 import { type HostingVerdict, hostingVerdict } from './hosting';
 
-const dir = mkdtempSync(join(tmpdir(), 'hosting-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('hosting-test-');
 let n = 0;
 
 /** The verdict on a k6 script (bundled as the runner bundles it for hosted VUs) and the rewritten code's lines. */

@@ -2,12 +2,12 @@
 // writes its result, marked aborted with where it stopped, and leaves its thresholds unevaluated; the run exits 105
 // as k6 does after a signal, the emulator is stopped, and the result gets its charts and HTML report.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BacklogResult } from '../../lib/backlog/results/json';
 import { root } from '../experiment-script';
+import { tempDir } from '../temp-dir';
 
 /** Resolves once `pattern` appears in the child's output (stdout and stderr), or rejects after `ms`. */
 function waitFor(child: ChildProcess, read: () => string, pattern: RegExp, ms: number): Promise<void> {
@@ -24,8 +24,7 @@ function waitFor(child: ChildProcess, read: () => string, pattern: RegExp, ms: n
 }
 
 describe('make backlog-smoke, interrupted', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-aborted-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('bench-aborted-');
 
   it('writes a result marked aborted, with thresholds not evaluated, and exits 105', {
     timeout: 120_000,

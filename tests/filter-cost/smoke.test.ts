@@ -2,16 +2,15 @@
 // `bench run` against a fresh emulator. Its thresholds must pass (every window measured at both consistencies,
 // every filter within 20 % of its share, no write or query error, exact answers, nothing dropped); this test then
 // reads the result file.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FilterCostResult } from '../../lib/filter-cost/results/json';
 import { launchExperiment } from '../../scripts/launch';
+import { tempDir } from '../temp-dir';
 
 describe('make filter-cost-smoke', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-filter-cost-smoke-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('bench-filter-cost-smoke-');
 
   it('runs the study in one bench run and passes every threshold', { timeout: 180_000 }, async () => {
     let output = '';

@@ -1,10 +1,10 @@
 // k6/http inside the real runner: `node dist/bench.js run` (harness.ts's bench) on a fixture script, NDJSON samples
 // checked line by line.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../temp-dir';
 import { bench } from '../harness';
 import { K6_HTTP_SAMPLE_ORDER } from './k6-http-samples';
 import { type LoopbackServer, startLoopbackServer } from './loopback-server';
@@ -18,16 +18,14 @@ interface Point {
 }
 
 let server: LoopbackServer;
-let dir: string;
+const dir = tempDir('bench-http-');
 
 beforeAll(async () => {
   server = await startLoopbackServer();
-  dir = mkdtempSync(join(tmpdir(), 'bench-http-'));
 });
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('k6/http in bench run', () => {
