@@ -2,7 +2,7 @@
 // only into the Authorization header, never into tags, names, logs or results; the `name` tag (write, query,
 // metadata, delete) keeps URL cardinality low.
 import encoding from 'k6/encoding';
-import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/http';
 import { EMULATOR_SETTINGS_PATH, type EmulatorInfo } from './emulator-info';
 import type {
   AggregateRequest,
@@ -71,8 +71,7 @@ export class TurbopufferClient {
   }
 
   metadata(namespace: string, tags: Tags = {}): CallResult<NamespaceMetadata> {
-    const res = http.get(`${this.url(namespace)}/metadata`, this.params('metadata', tags, '15s'));
-    return this.result<NamespaceMetadata>(res, true);
+    return this.getMetadata(namespace, this.params('metadata', tags, '15s'));
   }
 
   /**
@@ -81,11 +80,14 @@ export class TurbopufferClient {
    * requests in its progress lines and summary).
    */
   existenceProbe(namespace: string): CallResult<NamespaceMetadata> {
-    const res = http.get(`${this.url(namespace)}/metadata`, {
+    return this.getMetadata(namespace, {
       ...this.params('metadata', {}, '15s'),
       responseCallback: http.expectedStatuses(200, 404),
     });
-    return this.result<NamespaceMetadata>(res, true);
+  }
+
+  private getMetadata(namespace: string, params: Params): CallResult<NamespaceMetadata> {
+    return this.result<NamespaceMetadata>(http.get(`${this.url(namespace)}/metadata`, params), true);
   }
 
   /**
