@@ -110,7 +110,8 @@ export interface QueryLoad {
   workers: number;
 }
 
-const ARRIVAL_ONLY = ['QUERY_RATE', 'QUERY_VUS', 'QUERY_MAX_VUS'] as const;
+/** The knobs of QUERY_MODE=arrival alone (the launcher sets a profile's aside when the caller picks workers). */
+export const ARRIVAL_ONLY = ['QUERY_RATE', 'QUERY_VUS', 'QUERY_MAX_VUS'] as const;
 
 /**
  * The query-load knobs with an experiment's defaults. Mode-specific knobs read undefined when unset, so

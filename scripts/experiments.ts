@@ -1,6 +1,7 @@
 // The experiment make targets: which bundle each runs and which profile it uses against a fresh local emulator and
 // against the real service (null: emulator only). scripts/target-rule.ts picks the target, the same way for all.
 import { readBacklogConfig } from '../lib/backlog/config';
+import { ARRIVAL_ONLY } from '../lib/common-knobs';
 import type { EnvRecord } from '../lib/env';
 import { planStudy } from '../lib/filter-cost/cells';
 import { readFilterCostConfig } from '../lib/filter-cost/config';
@@ -71,6 +72,27 @@ export const MAKE_TARGETS = {
 } satisfies Record<string, MakeTarget>;
 
 export type MakeTargetName = keyof typeof MAKE_TARGETS;
+
+/**
+ * A profile's knobs under the load model the caller picked. Profiles size an open-model load (QUERY_RATE,
+ * QUERY_VUS), which the script refuses beside QUERY_MODE=workers; when the caller asks for the closed loop (in ARGS
+ * or the environment), those knobs are set aside, so `make backlog ARGS="-e QUERY_MODE=workers"` reruns the
+ * published harness's load model (QUERY_WORKERS: the experiment's default or the caller's). The caller's own
+ * arrival knobs are kept, and still refused beside workers.
+ */
+export function profileKnobs(
+  profile: Profile,
+  callerMode: string | undefined,
+): { env: Record<string, string>; setAside: string[] } {
+  if (callerMode?.trim() !== 'workers') return { env: profile.env, setAside: [] };
+  const arrivalOnly: readonly string[] = ARRIVAL_ONLY;
+  const env: Record<string, string> = {};
+  const setAside: string[] = [];
+  for (const [name, value] of Object.entries(profile.env))
+    if (arrivalOnly.includes(name)) setAside.push(name);
+    else env[name] = value;
+  return { env, setAside };
+}
 
 export function isMakeTarget(name: string): name is MakeTargetName {
   return Object.hasOwn(MAKE_TARGETS, name);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
 import { EnvError } from '../lib/env';
 import { envFlags, envFromFlags, withoutEnvFlags } from './env-flags';
-import { MAKE_TARGETS, type MakeTarget, type MakeTargetName } from './experiments';
+import { MAKE_TARGETS, type MakeTarget, type MakeTargetName, profileKnobs } from './experiments';
 import { chooseTarget, type TargetChoice, TargetRefused } from './target-rule';
 import { runBench, runWithEmulator } from './with-emulator';
 
@@ -37,10 +37,17 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
   const caller = o.env ?? process.env;
   const extra = o.extraArgs ?? [];
   const say = o.say ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const choice = chooseTarget(o.makeTarget, t, { ...caller, ...envFromFlags(extra) });
+  const asked = { ...caller, ...envFromFlags(extra) };
+  const choice = chooseTarget(o.makeTarget, t, asked);
   for (const line of choice.lines) say(`${t.experiment}: ${line}`);
+  const profile = profileKnobs(choice.profile, asked.QUERY_MODE);
+  if (profile.setAside.length > 0)
+    say(
+      `${t.experiment}: QUERY_MODE=workers: the profile's ${profile.setAside.join(', ')} set aside ` +
+        '(closed-loop workers instead of its arrival rate)',
+    );
 
-  const knobs = { ...choice.profile.env, ...envFromFlags(extra) };
+  const knobs = { ...profile.env, ...envFromFlags(extra) };
   checkKnobsFirst(t, choice, caller, knobs);
   const dir = resolve(root, knobs.RESULTS_DIR ?? DEFAULT_RESULTS_DIR);
   mkdirSync(dir, { recursive: true });
@@ -49,14 +56,14 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
   const exitCode =
     choice.kind === 'service'
       ? await runBench({
-          runArgs: [t.script, ...envFlags(choice.profile.env), ...extra],
+          runArgs: [t.script, ...envFlags(profile.env), ...extra],
           baseEnv: caller,
           ...output,
         })
       : await runWithEmulator({
           emulatorArgs: choice.profile.emulator ?? [],
           // The variables set aside never reach the run: neither from the environment nor as -e flags.
-          runArgs: [t.script, ...envFlags(choice.profile.env), ...withoutEnvFlags(extra, choice.setAside)],
+          runArgs: [t.script, ...envFlags(profile.env), ...withoutEnvFlags(extra, choice.setAside)],
           baseEnv: caller,
           ...output,
         });
