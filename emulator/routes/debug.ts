@@ -3,7 +3,7 @@
 // cache as namespace-cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
 import type { EmulatorInfo, EmulatorLatencySettings } from '../../lib/emulator-info';
 import { buildProvenance } from '../../lib/versions';
-import { ApiError, badRequest } from '../api-error';
+import { ApiError } from '../api-error';
 import { hasBit } from '../bitset';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
@@ -13,7 +13,7 @@ import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';
 import { seededRandom } from '../vector/random';
-import { parseJsonBody } from '../wire/json-body';
+import { readRecallBody } from '../wire/recall-request';
 import type { Reply, RouteContext } from './context';
 
 export async function hintCacheWarmRoute(ctx: RouteContext): Promise<Reply> {
@@ -110,25 +110,18 @@ export async function purgeCacheRoute(ctx: RouteContext): Promise<Reply> {
 
 export async function recallRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
-  const raw = parseJsonBody(await ctx.body());
-  const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
-  const num = body.num ?? 25;
-  const topK = body.top_k ?? 10;
-  if (typeof num !== 'number' || !Number.isInteger(num) || num < 1 || num > 1000)
-    throw badRequest('num: expected a whole number from 1 to 1000');
-  if (typeof topK !== 'number' || !Number.isInteger(topK) || topK < 1 || topK > 10_000)
-    throw badRequest('top_k: expected a whole number from 1 to 10000');
-  const column = ns.schema.vectorColumns()[0];
+  const req = readRecallBody(await ctx.body());
+  const column = req.rankBy?.column ?? ns.schema.vectorColumns()[0];
   const slot = column ? ns.vectors.get(column) : undefined;
   const release = await ns.gate.acquire(2);
   try {
     const view = planView(ns, 'strong');
     const allow =
-      body.filters === undefined || body.filters === null
+      req.filters === null
         ? undefined
         : filterBitset(
             parseFilter(
-              body.filters,
+              req.filters,
               { idType: ns.schema.idType, attribute: (n) => ns.schema.attribute(n) },
               'filters',
             ),
@@ -140,43 +133,52 @@ export async function recallRoute(ctx: RouteContext): Promise<Reply> {
               source: ns.store.source,
             },
           );
-    if (!slot || !column) return { body: { avg_recall: 1, avg_exhaustive_count: 0, avg_ann_count: 0 } };
-    const live = [...ns.store.liveRows.values()].filter((r) => r < view.rows && !hasBit(slot.missing, r));
-    // Seeded by the row count, so repeated recall calls on unchanged data sample the same rows.
-    const random = seededRandom(live.length);
-    const sample: number[] = [];
-    for (let i = 0; i < num && live.length > 0; i++) sample.push(live[Math.floor(random() * live.length)]);
+    // The queries: rank_by's one vector (rankByVector checks its column and dimensions), or stored vectors sampled.
+    const queries: Float32Array[] = [];
+    if (req.rankBy) queries.push(req.rankBy.vector);
+    else if (slot) {
+      const live = [...ns.store.liveRows.values()].filter((r) => r < view.rows && !hasBit(slot.missing, r));
+      // Seeded by the row count, so repeated recall calls on unchanged data sample the same rows.
+      const random = seededRandom(live.length);
+      for (let i = 0; i < req.num && live.length > 0; i++)
+        queries.push(slot.column.get(live[Math.floor(random() * live.length)]));
+    }
+    if (!column || queries.length === 0) {
+      const empty: Record<string, unknown> = { avg_recall: 1, avg_exhaustive_count: 0, avg_ann_count: 0 };
+      if (req.includeGroundTruth) empty.ground_truth = [];
+      return { body: empty };
+    }
     let recall = 0;
     let annCount = 0;
     let exactCount = 0;
     const truth: Record<string, unknown>[] = [];
-    for (const row of sample) {
-      const vector = slot.column.get(row);
-      const ann = await rankByVector(ns, view, { kind: 'vector', mode: 'ann', column, vector }, topK, allow);
+    for (const vector of queries) {
+      const mode = req.rankBy?.mode ?? 'ann';
+      const ann = await rankByVector(ns, view, { kind: 'vector', mode, column, vector }, req.topK, allow);
       const exact = await rankByVector(
         ns,
         view,
         { kind: 'vector', mode: 'knn', column, vector },
-        topK,
+        req.topK,
         allow,
       );
       const expected = new Set(exact.hits.map((h) => h.row));
       recall += expected.size === 0 ? 1 : ann.hits.filter((h) => expected.has(h.row)).length / expected.size;
       annCount += ann.hits.length;
       exactCount += exact.hits.length;
-      if (body.include_ground_truth === true)
+      if (req.includeGroundTruth)
         truth.push({
           query_vector: Array.from(vector),
           nearest_neighbors: exact.hits.map((h) => projectRow(ns, h.row, [column], true, 'float', h.dist)),
         });
     }
-    const n = Math.max(1, sample.length);
+    const n = queries.length;
     const out: Record<string, unknown> = {
-      avg_recall: sample.length === 0 ? 1 : recall / n,
+      avg_recall: recall / n,
       avg_exhaustive_count: exactCount / n,
       avg_ann_count: annCount / n,
     };
-    if (body.include_ground_truth === true) out.ground_truth = truth;
+    if (req.includeGroundTruth) out.ground_truth = truth;
     return { body: out };
   } finally {
     release();

@@ -13,6 +13,7 @@ import {
 } from './json-body';
 import { describeJson, stringifyJson } from './json-text';
 import { parseQueryRequest, querySlots } from './query-request';
+import { parseRecallRequest, readRecallBody } from './recall-request';
 import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
 
@@ -254,5 +255,45 @@ describe('exact integers and bounded messages', () => {
     expect(stringifyJson({ ids: [1, 2n ** 64n - 1n], s: 'n1' })).toBe(
       '{"ids":[1,18446744073709551615],"s":"n1"}',
     );
+  });
+});
+
+describe('recall requests', () => {
+  it('defaults, rank_by as the one query, and exact id filters', () => {
+    expect(parseRecallRequest({})).toEqual({
+      num: 25,
+      topK: 10,
+      filters: null,
+      includeGroundTruth: false,
+      rankBy: null,
+    });
+    const given = parseRecallRequest({
+      rank_by: ['v', 'ANN', [1, 2]],
+      num: null,
+      include_ground_truth: true,
+    });
+    expect([
+      given.num,
+      given.includeGroundTruth,
+      given.rankBy?.column,
+      Array.from(given.rankBy?.vector ?? []),
+    ]).toEqual([1, true, 'v', [1, 2]]);
+    expect(readRecallBody(Buffer.from('{"filters":["id","Eq",18446744073709551615]}')).filters).toEqual([
+      'id',
+      'Eq',
+      2n ** 64n - 1n,
+    ]);
+  });
+
+  it.each([
+    ['[]', 'request body: expected a JSON object'],
+    ['{"queries":[]}', 'queries: unknown field in a recall request'],
+    ['{"rank_by":["v","ANN",[1]],"num":2}', 'num: rank_by gives the one query to measure, so num must be 1'],
+    ['{"rank_by":["n","asc"]}', 'rank_by: recall is measured for a vector ranking'],
+    ['{"top_k":0}', 'top_k: expected a whole number from 1 to 10000, got 0'],
+    ['{"num":1.5}', 'num: expected a whole number from 1 to 1000, got 1.5'],
+    ['{"include_ground_truth":1}', 'include_ground_truth: expected true or false, got 1'],
+  ])('%s -> %s', (text, message) => {
+    expect(badRequest(() => readRecallBody(Buffer.from(text)))).toContain(message);
   });
 });

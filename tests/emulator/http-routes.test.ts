@@ -409,6 +409,52 @@ describe('namespace routes', () => {
     else expect(stats.body.thread_cpu_ms).toBeNull();
   });
 
+  it("recall takes the SDKs' rank_by as its one query and refuses what it would otherwise ignore", async () => {
+    const e = await seeded();
+    const recall = (body: unknown) => e.post('/v1/namespaces/docs/_debug/recall', body);
+    const one = await recall({ rank_by: ['vector', 'ANN', [0, 1]], top_k: 2, include_ground_truth: true });
+    expect(one.status).toBe(200);
+    expect([one.body.avg_recall, one.body.avg_ann_count, one.body.avg_exhaustive_count]).toEqual([1, 2, 2]);
+    expect(one.body.ground_truth).toHaveLength(1);
+    expect(one.body.ground_truth[0].query_vector).toEqual([0, 1]);
+    // The given vector's neighbours, not a sampled stored vector's: [0, 1] is nearest to 3, then 2.
+    expect(one.body.ground_truth[0].nearest_neighbors.map((r: { id: number }) => r.id)).toEqual([3, 2]);
+    const filtered = await recall({
+      rank_by: ['vector', 'kNN', [1, 0]],
+      top_k: 3,
+      filters: ['cat', 'Eq', 'a'],
+    });
+    expect(filtered.body).toEqual({ avg_recall: 1, avg_exhaustive_count: 2, avg_ann_count: 2 });
+
+    expectError(
+      await recall({ rank_by: ['vector', 'ANN', [0, 1]], num: 3 }),
+      400,
+      /^num: rank_by gives the one query to measure, so num must be 1 or omitted, got 3$/,
+    );
+    expectError(
+      await recall({ rank_by: ['price', 'asc'] }),
+      400,
+      /^rank_by: recall is measured for a vector/,
+    );
+    expectError(
+      await recall({ rank_by: ['vector', 'ANN', [1, 0, 0]] }),
+      400,
+      /^rank_by: query vector has 3 dimensions, vector has 2$/,
+    );
+    expectError(
+      await recall({ num: 1, queries: [[1, 0]] }),
+      400,
+      /^queries: unknown field in a recall request \(it takes num, top_k, filters, include_ground_truth, rank_by\)$/,
+    );
+    expectError(await recall([]), 400, /^request body: expected a JSON object$/);
+    expectError(
+      await recall({ include_ground_truth: 'yes' }),
+      400,
+      /^include_ground_truth: expected true or false, got "yes"$/,
+    );
+    expectError(await recall({ num: 0 }), 400, /^num: expected a whole number from 1 to 1000, got 0$/);
+  });
+
   it('/_emulator/settings names the version and every setting that shapes a run', async () => {
     const e = await seeded({
       backlogLimitBytes: 6 * 2 ** 20,

@@ -263,6 +263,14 @@ describe('official TypeScript SDK round trip', () => {
     expect((await ns.updateMetadata({ pinning: { replicas: 1 } })).approx_row_count).toBe(2);
     expect(await ns.exists()).toBe(true);
     expect((await ns.recall({ num: 1, top_k: 2 })).avg_recall).toBe(1);
+    const given = await ns.recall({
+      rank_by: ['vector', 'ANN', [0, 1, 0]],
+      top_k: 1,
+      include_ground_truth: true,
+    });
+    expect(given.ground_truth?.map((g) => [g.query_vector, g.nearest_neighbors.map((r) => r.id)])).toEqual([
+      [[0, 1, 0], [2]],
+    ]);
     expect((await ns.hintCacheWarm()).status).toBe('ACCEPTED');
     expect(
       (await checked(client, 'ts-meta-copy').copyFrom({ source_namespace: 'ts-meta' })).rows_upserted,

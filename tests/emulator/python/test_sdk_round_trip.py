@@ -238,6 +238,11 @@ def test_cache_warm_recall_and_metadata_updates(tpuf: turbopuffer.Turbopuffer) -
     recall = ns.recall(num=2, top_k=2, include_ground_truth=True)
     assert (recall.avg_recall, recall.avg_ann_count, recall.avg_exhaustive_count) == (1.0, 2.0, 2.0)
     assert len(recall.ground_truth) == 2 and len(recall.ground_truth[0].nearest_neighbors) == 2
+    # rank_by gives the one query to measure (the emulator ignored it before and sampled 25 stored vectors).
+    given = ns.recall(rank_by=("vector", "ANN", [0.0, 0.0, 1.0]), top_k=1, include_ground_truth=True)
+    assert (given.avg_recall, len(given.ground_truth)) == (1.0, 1)
+    assert given.ground_truth[0].query_vector == [0.0, 0.0, 1.0]
+    assert [r.id for r in given.ground_truth[0].nearest_neighbors] == [3]
     pinned = ns.update_metadata(pinning={"replicas": 2})
     assert pinned.pinning is None  # accepted; the emulator has no replicas to pin
     assert ns.update_metadata(pinning=None, read_only=False).approx_row_count >= 0
