@@ -2,8 +2,16 @@
 // (ApiError -> its status and the turbopuffer envelope; a client gone mid-request -> one quiet log line; anything
 // else -> a logged 500).
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from './api-error';
 import type { EmulatorConfig } from './config';
 import { ClientAbortError, readBody } from './http/body';
@@ -66,6 +74,54 @@ function requestTarget(raw: string): { pathname: string; query: URLSearchParams 
   };
 }
 
+/** Sockets whose request Node's HTTP parser refused (clientError): their handler's body read ends as an abort. */
+const malformed = new WeakSet<Duplex>();
+
+/** The status and message for a request Node's HTTP parser refused, as Node's own default picks the status. */
+function malformedRequestReply(error: { code?: string; reason?: string; message?: string }): {
+  status: number;
+  message: string;
+} {
+  const what = `${error.reason ?? error.message ?? 'unreadable'}${error.code ? ` (${error.code})` : ''}`;
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return {
+      status: 431,
+      message: `request headers exceed ${maxHeaderSize} bytes: ${what}; send fewer or shorter headers`,
+    };
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, message: 'the request did not arrive in time; send it again' };
+  return {
+    status: error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400,
+    message: `malformed HTTP request: ${what}; send a well-formed HTTP/1.1 request`,
+  };
+}
+
+/**
+ * Node's 'clientError' (a request line, header or chunk its parser refused): answered with turbopuffer's envelope
+ * instead of Node's bare 400, unless a response already started on the connection (writing then would corrupt it).
+ */
+function answerMalformed(error: NodeJS.ErrnoException & { reason?: string }, socket: Duplex): void {
+  // The client went away (a reset, or its end of the connection mid-request): nobody to answer, and the request's
+  // handler, if one runs, logs it as such.
+  if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE') {
+    socket.destroy();
+    return;
+  }
+  malformed.add(socket);
+  // _httpMessage is Node's in-flight response on this socket, which its own default handler checks the same way;
+  // no public API says whether a response started.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const { status, message } = malformedRequestReply(error);
+    const text = stringifyJson(envelope(message));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 interface Shared {
   registry: NamespaceRegistry;
   pool: BufferPool;
@@ -111,8 +167,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, { registry, poo
     send(res, reply.status ?? 200, reply.body, reply.headers);
   } catch (error) {
     if (error instanceof ClientAbortError) {
-      // Not a server fault and nobody to answer: one line, no stack.
-      log(`client went away during ${req.method} ${req.url}: ${error.message}; request dropped`);
+      // Not a server fault and nobody to answer: one line, no stack. A body Node's parser refused (a bad chunk)
+      // ends the same way, and was answered by answerMalformed.
+      if (malformed.has(req.socket))
+        log(`malformed HTTP body during ${req.method} ${req.url}; request dropped`);
+      else log(`client went away during ${req.method} ${req.url}: ${error.message}; request dropped`);
     } else if (error instanceof ApiError) {
       // An unread body (over the size limit or the in-flight budget): answer and close rather than drain it.
       const unreadBody = !req.complete && (error.status === 413 || error.status === 429);
@@ -148,6 +207,7 @@ export async function startEmulator(
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     void handle(req, res, shared);
   });
+  server.on('clientError', answerMalformed);
   // Large writes take a while to arrive on a loaded machine; do not cut them off.
   server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {

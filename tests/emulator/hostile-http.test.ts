@@ -240,3 +240,53 @@ describe('clients that go away', () => {
     expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
   });
 });
+
+describe('requests that are not HTTP', () => {
+  /** Sends bytes as they are and reads the reply until the emulator closes the connection. */
+  async function exchange(bytes: string): Promise<{ status: number; contentType: string; body: unknown }> {
+    const url = new URL((emulator as TestEmulator).url);
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.write(bytes);
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const text = Buffer.concat(chunks).toString();
+    const [head, body] = text.split('\r\n\r\n');
+    return {
+      status: Number(/^HTTP\/1\.1 (\d+) /.exec(head)?.[1]),
+      contentType: /content-type: (.*)/i.exec(head)?.[1] ?? '',
+      body: JSON.parse(body),
+    };
+  }
+
+  it("a request line, header or chunk Node's parser refuses gets the envelope, not a bare 400", async () => {
+    emulator = await startTestEmulator();
+    expect(await exchange('GARBAGE\r\n\r\n')).toEqual({
+      status: 400,
+      contentType: 'application/json',
+      body: {
+        status: 'error',
+        error:
+          'malformed HTTP request: Invalid method encountered (HPE_INVALID_METHOD); send a well-formed HTTP/1.1 request',
+      },
+    });
+    const chunk = await exchange(
+      'POST /v2/namespaces/h HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+    );
+    expect([chunk.status, (chunk.body as { error: string }).error]).toEqual([
+      400,
+      'malformed HTTP request: Invalid character in chunk size (HPE_INVALID_CHUNK_SIZE); send a well-formed HTTP/1.1 request',
+    ]);
+    const headers = await exchange(
+      `GET /v1/namespaces HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(headers.status).toBe(431);
+    expect((headers.body as { error: string }).error).toMatch(
+      /^request headers exceed \d+ bytes: .*; send fewer or shorter headers$/,
+    );
+    // The refused chunk is one line naming it, not a client that went away; the emulator serves the next request.
+    for (let i = 0; i < 100 && emulator.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(emulator.logs).toEqual(['malformed HTTP body during POST /v2/namespaces/h; request dropped']);
+    expect((await emulator.get('/v1/namespaces')).body.namespaces).toEqual([]);
+  });
+});
