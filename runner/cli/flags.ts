@@ -73,6 +73,9 @@ const opt =
     r.cliOptions[key] = parse(v, key);
   };
 
+/** The help text of a k6 flag whose option bench accepts but does not implement (it warns when set). */
+export const NOT_IMPLEMENTED = 'accepted, not implemented (warns)';
+
 export const RUN_FLAGS: Flag[] = [
   { name: 'vus', alias: 'u', arg: 'value', description: 'number of virtual users', apply: opt('vus', int) },
   {
@@ -337,49 +340,50 @@ export const RUN_FLAGS: Flag[] = [
       r.consoleOutput = v;
     },
   },
-  // k6 flags bench accepts but does not implement: the options become warnings at start-up (engine/prepare.ts).
-  { name: 'rps', arg: 'value', description: 'accepted, not implemented (warns)', apply: opt('rps', int) },
   {
     name: 'execution-segment',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: "this instance's part of the test, from:to (e.g. 1/3:2/3; k6's execution segments)",
     apply: opt('executionSegment', (v) => v),
   },
   {
     name: 'execution-segment-sequence',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: 'the segments every instance of the test uses, e.g. 0,1/3,2/3,1',
     apply: opt('executionSegmentSequence', (v) => v),
   },
+  // k6 flags bench accepts but does not implement: the options become warnings at start-up (engine/prepare.ts;
+  // options/option-keys.ts UNIMPLEMENTED_OPTIONS lists them).
+  { name: 'rps', arg: 'value', description: NOT_IMPLEMENTED, apply: opt('rps', int) },
   {
     name: 'dns',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: NOT_IMPLEMENTED,
     apply: opt('dns', (v) => v),
   },
   {
     name: 'blacklist-ip',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: NOT_IMPLEMENTED,
     apply: opt('blacklistIPs', (v) => parseOptionText('list', v ?? '')),
   },
   {
     name: 'block-hostnames',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: NOT_IMPLEMENTED,
     apply: opt('blockHostnames', (v) => parseOptionText('list', v ?? '')),
   },
   {
     name: 'local-ips',
     arg: 'value',
-    description: 'accepted, not implemented (warns)',
+    description: NOT_IMPLEMENTED,
     apply: opt('localIPs', (v) => parseOptionText('list', v ?? '')),
   },
   {
     name: 'paused',
     alias: 'p',
     arg: 'none',
-    description: 'accepted, not implemented (warns)',
+    description: NOT_IMPLEMENTED,
     apply: opt('paused', () => true),
   },
   ...['address', 'compatibility-mode', 'features', 'traces-output', 'secret-source'].map(

@@ -21,6 +21,7 @@ import {
   DEFAULT_SYSTEM_TAGS,
   DEFAULT_TREND_STATS,
   KNOWN_OPTION_KEYS,
+  UNIMPLEMENTED_OPTIONS,
 } from '../options/option-keys';
 import { applyInsertions, type ColumnShift, columnShifts } from '../script/await-edits';
 import { type LoadedScript, loadScript } from '../script/bundle';
@@ -112,21 +113,6 @@ function placeVus(vuThreads: number | undefined, script: LoadedScript): VuPlacem
 }
 
 const ENV_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-/** Options k6 knows that this runner accepts but does not implement: setting one logs a warning, never silently. */
-const IGNORED_OPTIONS = [
-  'paused',
-  'rps',
-  'dns',
-  'blacklistIPs',
-  'blockHostnames',
-  'hosts',
-  'tlsAuth',
-  'tlsCipherSuites',
-  'tlsVersion',
-  'localIPs',
-  'metricSamplesBufferSize',
-];
 
 function configLayer(path: string | undefined, env: Record<string, string | undefined>): Options {
   const file = path ?? env.K6_CONFIG;
@@ -292,7 +278,7 @@ async function prepareLoaded(
   ]);
   for (const w of warnings) logger.warn(w);
 
-  const ignored = IGNORED_OPTIONS.filter(
+  const ignored = UNIMPLEMENTED_OPTIONS.filter(
     (k) => options[k] !== undefined && options[k] !== null && options[k] !== false,
   );
   if (ignored.length > 0)

@@ -52,6 +52,24 @@ export const OPTION_KEYS: ReadonlyArray<readonly [string, OptionKind]> = [
 
 export const KNOWN_OPTION_KEYS: ReadonlySet<string> = new Set(OPTION_KEYS.map(([k]) => k));
 
+/**
+ * Options k6 knows that this runner accepts but does not implement: setting one logs a warning at start-up
+ * (engine/prepare.ts), never silently, and their `bench run` flags say so in the help (cli/flags.ts).
+ */
+export const UNIMPLEMENTED_OPTIONS: readonly string[] = [
+  'paused',
+  'rps',
+  'dns',
+  'blacklistIPs',
+  'blockHostnames',
+  'hosts',
+  'tlsAuth',
+  'tlsCipherSuites',
+  'tlsVersion',
+  'localIPs',
+  'metricSamplesBufferSize',
+];
+
 /** The options that define how the test executes: a layer setting any of them discards all four from lower layers. */
 export const EXECUTION_KEYS = ['duration', 'iterations', 'stages', 'scenarios'] as const;
 
