@@ -1,6 +1,7 @@
 // The k6-operator manifests in deploy/k6-operator/ against k6-operator's own TestRun CRD (vendored beside them):
 // every TestRun validates against the CRD's schema (unknown fields refused, as a typo would be lost on a cluster),
 // points at a bundle the build makes, and sets only knobs the experiments read.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,4 +126,21 @@ describe('deploy/k6-operator', () => {
       for (const e of spec.runner.env) if (!NOT_KNOBS.has(e.name)) expect(KNOBS, e.name).toContain(e.name);
     },
   );
+
+  it('copies what the runners wrote into a folder git ignores, so collecting a run leaves the tree clean', () => {
+    const copies = ['deploy/k6-operator/results-reader.yaml', 'runner/README.md'].flatMap((f) =>
+      [
+        ...readFileSync(join(ROOT, f), 'utf8').matchAll(/kubectl cp bench-results-reader:\/results (\S+)/g),
+      ].map((m) => ({ file: f, dest: m[1] })),
+    );
+    expect(copies.length).toBeGreaterThanOrEqual(2);
+    for (const { file, dest } of copies) {
+      // git check-ignore exits 1 (and execFileSync throws) for a path git would track.
+      const ignored = execFileSync('git', ['check-ignore', `${dest}/runner-1/samples.json.gz`], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(ignored.trim(), `${file}: ${dest}`).not.toBe('');
+    }
+  });
 });
