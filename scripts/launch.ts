@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
 import { EnvError } from '../lib/env';
+import { parseRunFlags } from '../runner/cli/flags';
+import { BenchError } from '../runner/errors';
 import { envFlags, envFromFlags, withoutEnvFlags } from './env-flags';
 import { MAKE_TARGETS, type MakeTarget, type MakeTargetName, profileKnobs } from './experiments';
 import { chooseTarget, type TargetChoice, TargetRefused } from './target-rule';
@@ -48,6 +50,7 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
     );
 
   const knobs = { ...profile.env, ...envFromFlags(extra) };
+  checkFlagsFirst(t, extra);
   checkKnobsFirst(t, choice, caller, knobs);
   const dir = resolve(root, knobs.RESULTS_DIR ?? DEFAULT_RESULTS_DIR);
   mkdirSync(dir, { recursive: true });
@@ -72,6 +75,20 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
     .sort()
     .map((f) => join(dir, f));
   return { exitCode, files, choice };
+}
+
+/**
+ * Parses the `bench run` flags here first, so a bad one (`--instances abc`, a misspelt flag) is refused with bench
+ * run's own message before an emulator starts, rather than after it with the emulator's shutdown line behind it.
+ */
+function checkFlagsFirst(t: MakeTarget, extra: string[]): void {
+  try {
+    parseRunFlags([t.script, ...extra]);
+  } catch (error) {
+    if (error instanceof BenchError)
+      throw new TargetRefused(`${error.message}${error.hint ? ` (hint: ${error.hint})` : ''}`);
+    throw error;
+  }
 }
 
 /**

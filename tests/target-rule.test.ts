@@ -117,4 +117,15 @@ describe('the experiment make targets', () => {
       else expect(output).toContain(`make ${t} runs only against the local emulator`);
     },
   );
+
+  it.each([
+    ['-e SEED_ROWS=abc', 'backlog: SEED_ROWS: "abc" is not a whole number >= 1'],
+    ['--instances abc', 'backlog: --instances expects a whole number, got "abc"'],
+    ['--bogus', 'backlog: unknown flag --bogus (hint: run `bench run --help` for the list of flags)'],
+  ])('ARGS="%s": the message alone, before any emulator starts', (args, message) => {
+    const { code, output } = make('backlog-smoke', { ARGS: args });
+    expect(code, output).not.toBe(0);
+    // The target and profile lines, then the message: no emulator started (and so none shutting down), no stack.
+    expect(output.trim().split('\n').slice(2), output).toEqual([message]);
+  });
 });
