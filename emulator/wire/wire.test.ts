@@ -144,6 +144,12 @@ describe('write requests', () => {
     expect(req.schema.get('a')).toMatchObject({ filterable: false });
   });
 
+  it('copy_from_namespace: a name, or the object the SDKs send with its default encryption', () => {
+    expect(parseWriteRequest({ copy_from_namespace: 'a' }, ctx).copyFromNamespace).toBe('a');
+    const copy = { source_namespace: 'a', dest_encryption: { mode: 'default' } };
+    expect(parseWriteRequest({ copy_from_namespace: copy }, ctx).copyFromNamespace).toBe('a');
+  });
+
   it.each([
     [{ upsert_rows: {} }, 'upsert_rows: expected an array of documents'],
     [{ upsert_rows: [{ a: 1 }] }, 'upsert_rows[0].id: every document needs an id'],
@@ -154,6 +160,19 @@ describe('write requests', () => {
     [{ schema: { a: { type: 'string', wat: 1 } } }, 'schema.a.wat: unknown schema option'],
     [{ encryption: { mode: 'customer-managed' } }, 'encryption.mode: only "default" is supported'],
     [{ disable_backpressure: 'yes' }, 'disable_backpressure: expected true or false'],
+    // Fields of the copy that the emulator used to ignore.
+    [
+      { copy_from_namespace: { source_namespace: 'a', sourceNamespace: 'b' } },
+      'copy_from_namespace.sourceNamespace: unknown field (it takes source_namespace, source_region, source_api_key, dest_encryption)',
+    ],
+    [
+      { copy_from_namespace: { source_namespace: 'a', dest_encryption: 'x' } },
+      'copy_from_namespace.dest_encryption: expected {"mode": "default"}, got "x"',
+    ],
+    [
+      { copy_from_namespace: { source_namespace: 'a', dest_encryption: { mode: 'default', key: 'k' } } },
+      'copy_from_namespace.dest_encryption.key: unknown field (only "mode" is supported)',
+    ],
   ])('%j -> %s', (body, message) => {
     expect(badRequest(() => parseWriteRequest(body, ctx))).toContain(message);
   });

@@ -284,20 +284,23 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
   };
 }
 
-/** encryption: absent, null, or {"mode": "default"}; customer-managed keys are a plan feature the emulator lacks. */
-function checkEncryption(raw: unknown): void {
+/**
+ * encryption (and a copy's dest_encryption, `field`): absent, null, or {"mode": "default"}; customer-managed keys are
+ * a plan feature the emulator lacks.
+ */
+function checkEncryption(raw: unknown, field = 'encryption'): void {
   if (raw === undefined || raw === null) return;
   if (typeof raw !== 'object' || Array.isArray(raw))
-    throw badRequest(`encryption: expected {"mode": "default"}, got ${describeJson(raw)}`);
+    throw badRequest(`${field}: expected {"mode": "default"}, got ${describeJson(raw)}`);
   const { mode, ...rest } = raw as Record<string, unknown>;
   if (mode === 'customer-managed')
     throw badRequest(
-      'encryption.mode: only "default" is supported (customer-managed keys need a real turbopuffer plan)',
+      `${field}.mode: only "default" is supported (customer-managed keys need a real turbopuffer plan)`,
     );
   if (mode !== undefined && mode !== 'default')
-    throw badRequest(`encryption.mode: expected "default", got ${describeJson(mode)}`);
+    throw badRequest(`${field}.mode: expected "default", got ${describeJson(mode)}`);
   const extra = Object.keys(rest)[0];
-  if (extra !== undefined) throw badRequest(`encryption.${extra}: unknown field (only "mode" is supported)`);
+  if (extra !== undefined) throw badRequest(`${field}.${extra}: unknown field (only "mode" is supported)`);
 }
 
 /** Whether an id (or a filter, which may compare ids) holds an integer JSON.parse could not keep exactly. */
@@ -330,21 +333,26 @@ export async function readWriteBody(
   return mayHoldRoundedIds(request) ? parseWriteRequest(await parse(true), ctx) : request;
 }
 
+/** The fields of copy_from_namespace's object form, as the SDKs send them. */
+const COPY_FIELDS = new Set(['source_namespace', 'source_region', 'source_api_key', 'dest_encryption']);
+
 function parseCopyFrom(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'object' && !Array.isArray(raw)) {
-    const source = (raw as Record<string, unknown>).source_namespace;
-    if (typeof source === 'string') {
-      const r = raw as Record<string, unknown>;
+    const r = raw as Record<string, unknown>;
+    if (typeof r.source_namespace === 'string') {
+      for (const key of Object.keys(r))
+        if (!COPY_FIELDS.has(key))
+          throw badRequest(
+            `copy_from_namespace.${key}: unknown field (it takes ${[...COPY_FIELDS].join(', ')})`,
+          );
       if (r.source_region !== undefined || r.source_api_key !== undefined)
         throw badRequest(
           'copy_from_namespace: cross-region and cross-organization copies are not supported by the emulator',
         );
-      const dest = r.dest_encryption as { mode?: unknown } | undefined | null;
-      if (dest && dest.mode !== undefined && dest.mode !== 'default')
-        throw badRequest('copy_from_namespace.dest_encryption.mode: only "default" is supported');
-      return source;
+      checkEncryption(r.dest_encryption, 'copy_from_namespace.dest_encryption');
+      return r.source_namespace;
     }
   }
   throw badRequest('copy_from_namespace: expected a namespace name or {"source_namespace": name}');
