@@ -61,9 +61,10 @@ function isUnsafeInteger(value: unknown): boolean {
 function mismatch(name: string, type: AttributeType, value: unknown): never {
   const items = Array.isArray(value) ? value : [value];
   const wantsInteger = type.kind !== 'vector' && ['int', 'uint', 'datetime'].includes(type.scalar);
+  // Attribute values are parsed as doubles, so the digits quoted are the double's: 9007199254740993 reads as ...992.
   if (wantsInteger && items.some(isUnsafeInteger))
     throw badRequest(
-      `attribute ${name}: ${describeJson(value)} holds an integer beyond +-2^53, which the emulator cannot store exactly in a ${typeName(type)} attribute`,
+      `attribute ${name}: ${describeJson(value)} holds an integer beyond +-2^53 (shown as read into a 64-bit float, so its last digits may differ from those sent), which the emulator cannot store exactly as ${typeName(type)}; keep such values in a string attribute`,
     );
   const got = Array.isArray(value) ? null : scalarOf(value);
   throw badRequest(

@@ -189,6 +189,14 @@ describe('write semantics', () => {
     expect((await e.get(`${mixed}/metadata`)).body.schema.p.type).toBe('float');
   });
 
+  it('an integer beyond 2^53 in an int attribute: 400 that does not pass the rounded digits off as those sent', async () => {
+    const ns = fresh();
+    expect400(
+      await e.post(ns, '{"upsert_rows":[{"id":1,"n":9007199254740993}]}'),
+      'attribute n: 9007199254740992 holds an integer beyond +-2^53 (shown as read into a 64-bit float, so its last digits may differ from those sent), which the emulator cannot store exactly as int; keep such values in a string attribute',
+    );
+  });
+
   it('encryption other than {"mode": "default"}: 400', async () => {
     for (const value of [1, 'x', [], { mode: 'other' }, { mode: 'default', key_name: 'k' }])
       expect400(
