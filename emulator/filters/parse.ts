@@ -30,6 +30,11 @@ const UNSUPPORTED_OPS = ['Fuzzy', 'ContainsAllTokens', 'ContainsAnyToken', 'Cont
 
 export type LeafOp = (typeof LEAF_OPS)[number];
 
+/** Whether `op` is one of turbopuffer's filter operators (implemented or not), as in ["attr", op, value]. */
+export function isFilterOperator(op: unknown): boolean {
+  return typeof op === 'string' && [...LEAF_OPS, ...UNSUPPORTED_OPS].includes(op);
+}
+
 /** The value a leaf compares with: fixed, or the incoming document's attribute in a conditional write. */
 export type Operand = { kind: 'value'; value: StoredValue } | { kind: 'ref_new'; attr: string };
 

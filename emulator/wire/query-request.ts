@@ -1,6 +1,7 @@
 // A query body (POST /v2/namespaces/:ns/query, single or multi-query) -> a typed query, or a 400 naming the field.
 // Filters stay raw JSON here: they are checked against the namespace's schema when the query runs.
 import { badRequest } from '../api-error';
+import { isFilterOperator } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody, RawString } from './json-body';
 import { describeJson } from './json-text';
@@ -101,9 +102,21 @@ function orderKey(raw: unknown, field: string): { attr: string; desc: boolean } 
   return null;
 }
 
+/** Full-text search's rank functions, each first in its expression: ["Sum", [...]], ["Attribute", "price"]. */
+const RANK_FUNCTIONS = ['Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'];
+
+function unbuiltRanking(field: string, name: string): never {
+  throw badRequest(
+    `${field}: ${name} ranking needs full-text or sparse indexes, which the emulator does not build`,
+  );
+}
+
 export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
   if (!Array.isArray(raw) || raw.length === 0)
     throw badRequest(`${field}: expected e.g. ["vector", "ANN", [...]] or ["attr", "asc"]`);
+  // Before the ordering check: ["Attribute", "price"] is a rank expression, not an unknown order of an attribute
+  // called Attribute (which ["Attribute", "asc"] still is).
+  if (RANK_FUNCTIONS.includes(raw[0]) && raw[1] !== 'asc' && raw[1] !== 'desc') unbuiltRanking(field, raw[0]);
   const single = orderKey(raw, field);
   if (single) return { kind: 'order', keys: [single] };
   if (raw.every((k) => Array.isArray(k))) {
@@ -114,6 +127,10 @@ export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
   const [attr, fn, arg] = raw;
   if (typeof attr === 'string' && (fn === 'ANN' || fn === 'kNN')) {
     if (raw.length !== 3) throw badRequest(`${field}: ${fn} expects ["${attr}", "${fn}", [query vector]]`);
+    if (Array.isArray(arg) && arg[0] === 'Embed')
+      throw badRequest(
+        `${field}[2]: server-side embedding (["Embed", ...]) is not implemented by the emulator; send the query vector`,
+      );
     return {
       kind: 'vector',
       mode: fn === 'ANN' ? 'ann' : 'knn',
@@ -122,13 +139,11 @@ export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
     };
   }
   const name = typeof fn === 'string' ? fn : typeof attr === 'string' ? attr : describeJson(raw, 40);
-  if (
-    ['BM25', 'SparseKNN', 'Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'].includes(
-      String(name),
-    )
-  )
+  if (['BM25', 'SparseKNN', ...RANK_FUNCTIONS].includes(String(name))) unbuiltRanking(field, String(name));
+  // A filter as a rank expression (1 when it matches), as full-text search's rank functions combine them.
+  if ((typeof attr === 'string' && isFilterOperator(fn)) || ['And', 'Or', 'Not'].includes(attr))
     throw badRequest(
-      `${field}: ${name} ranking needs full-text or sparse indexes, which the emulator does not build`,
+      `${field}: ranking by a filter (a full-text rank expression) is not implemented by the emulator; put the condition in filters`,
     );
   throw badRequest(`${field}: unknown ranking ${describeJson(raw, 80)}`);
 }

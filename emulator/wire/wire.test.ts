@@ -222,6 +222,17 @@ describe('query requests', () => {
       'consistency: expected {"level": "strong"} or {"level": "eventual"}',
     ],
     [{ rank_by: ['v', 'ANN', [[1], [2]]] }, 'multi-vector queries are not supported'],
+    // The SDKs' rank expressions, each named for what it is (were "unknown ordering" and "expected a number").
+    [{ rank_by: ['Attribute', 'price'] }, 'rank_by: Attribute ranking needs full-text or sparse indexes'],
+    [
+      { rank_by: ['cat', 'Eq', 'a'] },
+      'rank_by: ranking by a filter (a full-text rank expression) is not implemented by the emulator; put the condition in filters',
+    ],
+    [{ rank_by: ['Not', ['cat', 'Eq', 'a']] }, 'rank_by: ranking by a filter'],
+    [
+      { rank_by: ['v', 'ANN', ['Embed', 'hello']] },
+      'rank_by[2]: server-side embedding (["Embed", ...]) is not implemented by the emulator; send the query vector',
+    ],
   ])('%j -> %s', (body, message) => {
     expect(badRequest(() => parseQueryRequest(body))).toContain(message);
   });
@@ -314,5 +325,14 @@ describe('recall requests', () => {
     ['{"include_ground_truth":1}', 'include_ground_truth: expected true or false, got 1'],
   ])('%s -> %s', (text, message) => {
     expect(badRequest(() => readRecallBody(Buffer.from(text)))).toContain(message);
+  });
+});
+
+describe('rank_by an attribute named like a rank function', () => {
+  it('["Attribute", "asc"] still orders by the attribute called Attribute', () => {
+    expect(parseQueryRequest({ rank_by: ['Attribute', 'asc'] }).queries[0].rankBy).toEqual({
+      kind: 'order',
+      keys: [{ attr: 'Attribute', desc: false }],
+    });
   });
 });
