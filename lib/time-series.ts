@@ -119,9 +119,9 @@ export interface QuerySeries {
 export interface MetadataSeries {
   t_s: number[];
   unindexed_bytes: number[];
-  /** approx_row_count: rows the namespace holds. */
+  /** Rows written: approx_row_count + index.unindexed_rows (null when the poll had no unindexed_rows). */
   rows: (number | null)[];
-  /** rows - index.unindexed_rows: rows the index covers (null when the target does not report unindexed rows). */
+  /** Rows indexed: approx_row_count, which only the indexer moves. */
   rows_indexed: (number | null)[];
 }
 
@@ -152,11 +152,18 @@ export interface TimeSeries {
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
- * Rows the index covers: approx_row_count minus index.unindexed_rows, never below 0 (approx_row_count can lag the
- * rows just written); null when either is unknown.
+ * Rows written and rows indexed from one metadata poll. approx_row_count is computed by indexing (it moves when the
+ * indexer passes a write: docs/turbopuffer-api.md §4, emulator/README.md), so it counts the rows indexed, and the
+ * rows written are those plus index.unindexed_rows; null where the poll lacks either (a negative unindexed_rows is
+ * the series gauge's "not reported").
  */
-export function indexedRows(rows: number | null | undefined, unindexedRows: number | null | undefined) {
-  return rows == null || unindexedRows == null ? null : Math.max(0, rows - unindexedRows);
+export function pollRowCounts(
+  approxRowCount: number | null | undefined,
+  unindexedRows: number | null | undefined,
+): { rows: number | null; rowsIndexed: number | null } {
+  const indexed = approxRowCount ?? null;
+  const unindexed = unindexedRows == null || unindexedRows < 0 ? null : unindexedRows;
+  return { rows: indexed === null || unindexed === null ? null : indexed + unindexed, rowsIndexed: indexed };
 }
 
 /** Seconds from the origin, to the millisecond. */
@@ -214,15 +221,15 @@ export function readMetadataSeries(
     const k = metadataSeriesKeys(ts);
     const time = metricValue(data, k.time, 'value') ?? 0;
     if (time <= 0) continue;
-    const rows = metricValue(data, k.rowCount, 'value');
-    const unindexedRows = metricValue(data, k.unindexedRows, 'value');
+    // The unindexed-rows gauge reads -1 where the poll had none (the real service may omit it).
+    const counts = pollRowCounts(
+      metricValue(data, k.rowCount, 'value'),
+      metricValue(data, k.unindexedRows, 'value'),
+    );
     out.t_s.push(secondsFrom(c.originMs, time));
     out.unindexed_bytes.push(metricValue(data, k.unindexedBytes, 'value') ?? 0);
-    out.rows.push(rows);
-    // The gauge reads -1 where the poll had no unindexed_rows (the real service may omit it).
-    out.rows_indexed.push(
-      rows !== null && unindexedRows !== null && unindexedRows >= 0 ? rows - unindexedRows : null,
-    );
+    out.rows.push(counts.rows);
+    out.rows_indexed.push(counts.rowsIndexed);
   }
   return out;
 }

@@ -6,8 +6,8 @@
 import type { Thresholds } from '../metric-names';
 import { metricValue, type SummaryData } from '../results/summary-data';
 import {
-  indexedRows,
   type MetadataSeries,
+  pollRowCounts,
   querySeriesThresholds,
   readQuerySeries,
   SERIES_METRIC,
@@ -56,11 +56,12 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /** One configuration's polls on the study clock. */
 export function pollSeries(polls: readonly Poll[], originS: number): MetadataSeries {
   const out: MetadataSeries = { t_s: [], unindexed_bytes: [], rows: [], rows_indexed: [] };
-  for (const [t, bytes, , rows, unindexedRows] of polls) {
+  for (const [t, bytes, , approxRowCount, unindexedRows] of polls) {
+    const counts = pollRowCounts(approxRowCount, unindexedRows);
     out.t_s.push(round3(originS + t / 1000));
     out.unindexed_bytes.push(bytes);
-    out.rows.push(rows ?? null);
-    out.rows_indexed.push(indexedRows(rows, unindexedRows));
+    out.rows.push(counts.rows);
+    out.rows_indexed.push(counts.rowsIndexed);
   }
   return out;
 }

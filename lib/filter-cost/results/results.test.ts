@@ -64,7 +64,8 @@ describe('the study result', () => {
   it('keeps the time series on the study clock: polls per configuration, query buckets and every window', () => {
     const { series } = result;
     expect(series).toMatchObject({ origin: '2026-01-02T03:04:05.000Z', interval_s: 2 });
-    // int-100 (the third configuration) starts 13 s in; its polls, with the rows the index covers.
+    // int-100 (the third configuration) starts 13 s in; its polls, with the rows written (approx_row_count +
+    // unindexed_rows) and the rows the index covers (approx_row_count).
     expect(series.metadata['int-100']).toEqual({
       t_s: [13, 13.5, 14, 15.35, 15.6],
       unindexed_bytes: [0, 12_352_000, 27_792_000, 9_264_000, 0],

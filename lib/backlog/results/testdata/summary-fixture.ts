@@ -104,12 +104,13 @@ export function fixtureSummary(): SummaryData {
       cellIndex++;
     }
   }
-  // One poll per second until 35 s (the backlog climbs by 1 MiB a second from 12 s), writes from 12 s on.
+  // One poll per second until 35 s (the backlog climbs by 1 MiB a second from 12 s), writes from 12 s on: 500 rows
+  // a second written, 200 of them indexed (approx_row_count counts the rows indexed).
   for (let ts = 0; ts < 36; ts++) {
     const m = metadataSeriesKeys(String(ts));
     metrics[m.time] = gauge(T0 + ts * 1000 + 250);
     metrics[m.unindexedBytes] = gauge(Math.max(0, ts - 11) * MiB);
-    metrics[m.rowCount] = gauge(1000 + Math.max(0, ts - 11) * 500);
+    metrics[m.rowCount] = gauge(1000 + Math.max(0, ts - 11) * 200);
     metrics[m.unindexedRows] = gauge(ts < 30 ? Math.max(0, ts - 11) * 300 : -1);
     if (ts >= 12) metrics[subMetric('rows_written', { ts: String(ts) })] = counter(500);
   }
