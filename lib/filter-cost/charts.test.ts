@@ -111,6 +111,10 @@ describe('filter-cost charts from a golden result', () => {
       [2.35, 8.835],
       [2.6, 0],
     ]);
+    // Polls while ingesting come between write rounds, not on the poll interval: only the drain's are 0.25 s apart.
+    expect(drain.subtitle).toContain(
+      'of every metadata poll (between write rounds while ingesting, every 0.25 s after the last write)',
+    );
   });
 
   it('leaves out what the run did not measure and says so', () => {

@@ -183,8 +183,8 @@ function drainChart(r: FilterCostReportInput): ChartSpec | null {
     id: 'drain',
     title: 'Backlog while ingesting and draining',
     subtitle:
-      `index.unindexed_bytes at every metadata poll (every ${r.configurations[0].drain.poll_interval_s} s), from ` +
-      "each configuration's first write; a curve ends at the first poll that found every row indexed",
+      'unindexed_bytes of every metadata poll (between write rounds while ingesting, every ' +
+      `${r.configurations[0].drain.poll_interval_s} s after the last write); a curve ends once all is indexed`,
     x: { title: 's since the first write', kind: 'value', unit: 's', min: 0 },
     y: { title: 'unindexed backlog (MiB)', kind: 'value', unit: 'MiB', min: 0 },
     series: withPolls.map((x, i) => ({

@@ -127,7 +127,8 @@ export const FILTER_COST_KNOBS = {
   ),
   POLL_INTERVAL_S: knob(
     '0.25 (emulator), 1 (service)',
-    'metadata poll interval while ingesting and draining: the resolution of every drain duration',
+    'metadata poll interval after the last write (while ingesting: at most one poll per interval, between write ' +
+      'rounds): the resolution of every drain duration',
     (e, n) => (e.raw(n) === undefined ? undefined : e.number(n, 1, { min: 0.05, max: 60 })),
   ),
   DRAIN_TIMEOUT_S: knob('1800', "longest wait for one namespace's index after its last write", (e, n) =>
