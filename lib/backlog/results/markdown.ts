@@ -54,6 +54,13 @@ export function cellFigures(cell: Cell): string[] {
   ];
 }
 
+/** The query load as run: QUERY_RATE is null in the result of a QUERY_MODE=workers run, QUERY_WORKERS otherwise. */
+function queryLoad(c: BacklogResult['config']): string {
+  return c.QUERY_MODE === 'workers'
+    ? `${c.QUERY_WORKERS} closed-loop workers sending ANN queries`
+    : `${c.QUERY_RATE} ANN queries/s`;
+}
+
 export function renderMarkdown(r: BacklogResult): string {
   const c = r.config;
   const lines: string[] = [
@@ -62,7 +69,7 @@ export function renderMarkdown(r: BacklogResult): string {
     '',
     ...runItemsMarkdown(r),
     `- Scale: ${c.SEED_ROWS} seed rows of ${c.DIMS}-d f32 (at most ${c.MAX_TOTAL_ROWS} rows), seed ${c.SEED}; ` +
-      `${c.QUERY_RATE} ANN queries/s (top_k ${c.TOP_K}); ${c.QUERY_DURATION_S} s per cell after ${c.QUERY_WARMUP_S} s warm-up`,
+      `${queryLoad(c)} (top_k ${c.TOP_K}); ${c.QUERY_DURATION_S} s per cell after ${c.QUERY_WARMUP_S} s warm-up`,
     '',
     ...markdownTable(
       HEADER,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { jsonFileText } from '../../results/run-record';
 import { failedThresholds } from '../../results/summary-data';
+import { readBacklogConfig } from '../config';
+import { SMALL_ENV } from '../testdata/small-env';
 import { buildCells, buildSnapshots, errorsExpected } from './cells';
 import { buildResult } from './json';
 import { renderMarkdown } from './markdown';
@@ -196,6 +198,21 @@ describe('renderMarkdown', () => {
   it('matches the golden file', async () => {
     const md = renderMarkdown(buildResult(fixtureSummary(), fixtureConfig, fixtureRun));
     await expect(md).toMatchFileSnapshot('./testdata/backlog.md.golden');
+  });
+
+  it('names the closed-loop workers of a QUERY_MODE=workers run (its QUERY_RATE is null)', () => {
+    const workers = readBacklogConfig({
+      ...SMALL_ENV,
+      QUERY_MODE: 'workers',
+      PHASE_TIMEOUT_S: '10',
+      SEED: '42',
+      TURBOPUFFER_BASE_URL: 'http://127.0.0.1:8787',
+    });
+    const scale = renderMarkdown(buildResult(fixtureSummary(), workers, fixtureRun))
+      .split('\n')
+      .find((line) => line.startsWith('- Scale: '));
+    expect(scale).toContain('; 8 closed-loop workers sending ANN queries (top_k 10); ');
+    expect(scale).not.toContain('null');
   });
 });
 
