@@ -55,9 +55,22 @@ export function baseOf(jsonPath: string): string {
   return join(dirname(jsonPath), basename(jsonPath, '.json'));
 }
 
-function pageTitle(markdown: string | undefined, r: KnownResult): string {
-  const first = markdown?.split('\n')[0];
-  if (first?.startsWith('# ')) return first.slice(2).trim();
+/**
+ * The Markdown around its title (the first `# ` line, which the page's heading replaces): what comes before it (an
+ * aborted run's or a dirty tree's warning, which the page shows first) and the rest (the tables).
+ */
+function splitAtTitle(markdown: string): { before: string; title: string | null; after: string } {
+  const lines = markdown.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('# '));
+  if (at < 0) return { before: '', title: null, after: markdown };
+  return {
+    before: lines.slice(0, at).join('\n'),
+    title: lines[at].slice(2).trim(),
+    after: lines.slice(at + 1).join('\n'),
+  };
+}
+
+function defaultTitle(r: KnownResult): string {
   return r.experiment === 'backlog'
     ? 'Experiment 1: querying while indexing'
     : 'Experiment 2: filterable-attribute cost';
@@ -83,19 +96,20 @@ export function writeResultReport(jsonPath: string, r: KnownResult): ReportOutco
     writeFileSync(mdPath, markdown);
     written.push(mdPath);
   }
-  const tables = markdown ? withoutChartSection(markdown).split('\n').slice(1).join('\n') : '';
+  const parts = markdown ? splitAtTitle(withoutChartSection(markdown)) : null;
   const introHtml = [
+    ...(parts?.before.trim() ? [marked.parse(parts.before, { async: false }) as string] : []),
     `<p>Result: <code>${escapeHtml(basename(jsonPath))}</code>${markdown ? `, <code>${escapeHtml(`${name}.md`)}</code>` : ''}.</p>`,
     ...set.notes.map((n) => `<p><em>${escapeHtml(n)}</em></p>`),
   ].join('\n');
   writeFileSync(
     html,
     htmlPage({
-      title: pageTitle(markdown, r),
+      title: parts?.title ?? defaultTitle(r),
       introHtml,
       charts: pageCharts(set.charts),
-      bodyHtml: markdown
-        ? (marked.parse(tables, { async: false }) as string)
+      bodyHtml: parts
+        ? (marked.parse(parts.after, { async: false }) as string)
         : '<p>No Markdown beside this result.</p>',
     }),
   );

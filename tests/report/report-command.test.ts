@@ -12,8 +12,12 @@ import {
   fixtureRun,
   fixtureSummary,
 } from '../../lib/backlog/results/testdata/summary-fixture';
+import { buildFilterCostResult } from '../../lib/filter-cost/results/json';
+import { renderFilterCostMarkdown } from '../../lib/filter-cost/results/markdown';
+import * as fc from '../../lib/filter-cost/results/testdata/fixture';
 import { jsonFileText } from '../../lib/results/run-record';
 import { BEGIN, END } from '../../report/markdown-embed';
+import { classifyResult, writeResultReport } from '../../report/result-report';
 import { tempDir } from '../temp-dir';
 
 const root = join(import.meta.dirname, '../..');
@@ -78,5 +82,47 @@ describe('bench report', () => {
     expect(refused.status).toBe(255);
     expect(refused.stderr).toContain('old.json: a filter-cost result of the per-configuration launcher');
     expect(bench(join(dir, 'nothing.json')).status).toBe(255);
+  });
+});
+
+describe('the HTML report of a run whose Markdown warns before its title', () => {
+  const dir = tempDir('bench-report-warning-');
+  /** The page bench report writes for a result and its Markdown: its title, the intro (above the charts), the rest. */
+  function page(name: string, result: unknown, markdown: string) {
+    const json = join(dir, `${name}.json`);
+    writeFileSync(json, jsonFileText(result));
+    writeFileSync(join(dir, `${name}.md`), markdown);
+    const known = classifyResult(result);
+    if (known.experiment === null) throw new Error(known.reason);
+    const html = readFileSync(writeResultReport(json, known).html, 'utf8');
+    return {
+      title: html.match(/<title>(.*)<\/title>/)?.[1],
+      headings: html.match(/<h1>/g)?.length,
+      intro: html.slice(html.indexOf('<div class="intro">'), html.indexOf('<section id="charts">')),
+    };
+  }
+
+  it("shows an aborted run's warning first, and keeps the title as the page's one heading", () => {
+    const stoppedAt = Date.UTC(2026, 0, 2, 3, 4, 8);
+    const aborted = buildResult(fixtureSummary(), fixtureConfig, { ...fixtureRun, finishedAtMs: stoppedAt });
+    const p = page('aborted', aborted, renderMarkdown(aborted));
+    expect(p.title).toBe('Experiment 1: querying while indexing (bench-backlog-fixture)');
+    expect(p.headings).toBe(1);
+    expect(p.intro).toContain('<strong>Aborted run:</strong> interrupted 1 min 01 s before');
+  });
+
+  it('says a dirty-tree build first', () => {
+    const dirty = buildFilterCostResult(
+      fc.fixtureSummary(),
+      fc.fixtureConfig,
+      fc.fixturePlan,
+      fc.fixtureRunInfo(true),
+    );
+    const p = page('dirty', dirty, renderFilterCostMarkdown(dirty));
+    expect(p.title).toMatch(/^Experiment 2: filterable-attribute cost, /);
+    expect(p.headings).toBe(1);
+    expect(p.intro).toContain(
+      '<strong>Built from a dirty tree: commit abc123def456 plus uncommitted changes',
+    );
   });
 });
