@@ -5,7 +5,7 @@ import { isFilterOperator } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody, RawString } from './json-body';
 import { describeJson } from './json-text';
-import { parseDistanceMetric } from './schema';
+import { parseDistanceMetric, UNSUPPORTED_NAME, unsupportedName } from './schema';
 import { vectorDims, writeVector } from './vectors';
 
 export type RankBy =
@@ -194,6 +194,7 @@ function parseAggregates(raw: unknown, field: string): AggregateSpec[] {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest(`${field}: expected {"label": ["Count"]}`);
   return Object.entries(raw).map(([label, spec]) => {
+    if (label === UNSUPPORTED_NAME) unsupportedName(`${field}.${label}`, 'aggregation');
     if (Array.isArray(spec) && spec[0] === 'Count' && spec.length === 1)
       return { label, fn: 'Count' as const, attr: null };
     if (
@@ -211,9 +212,11 @@ function parseGroupBy(raw: unknown, field: string): GroupKey[] {
   if (!Array.isArray(raw) || raw.length === 0)
     throw badRequest(`${field}: expected a list of attribute names`);
   return raw.map((key, i) => {
+    if (key === UNSUPPORTED_NAME) unsupportedName(`${field}[${i}]`, 'attribute');
     if (typeof key === 'string') return { label: key, attr: key };
     if (key && typeof key === 'object' && !Array.isArray(key)) {
       const [label, fn] = Object.entries(key)[0] ?? [];
+      if (label === UNSUPPORTED_NAME) unsupportedName(`${field}[${i}].${label}`, 'group');
       if (Array.isArray(fn) && fn[0] === 'ForEachUnique' && typeof fn[1] === 'string')
         return { label: label as string, attr: fn[1] };
     }

@@ -65,10 +65,23 @@ export function sameType(a: AttributeType, b: AttributeType): boolean {
 /** turbopuffer's limit on attribute names (the limits page counts bytes). */
 export const MAX_ATTRIBUTE_NAME_BYTES = 128;
 
-/** Attribute names: 1 to 128 bytes, not starting with '$'. `field` names the place in the 400. */
+/**
+ * A name the emulator's JavaScript objects cannot carry as a field: assigning it sets the object's prototype, so the
+ * value would be kept and filtered on but missing from rows, metadata and aggregations.
+ */
+export const UNSUPPORTED_NAME = '__proto__';
+
+export function unsupportedName(field: string, what: string): never {
+  throw badRequest(
+    `${field}: the ${what} name ${UNSUPPORTED_NAME} is not supported by the emulator (its JavaScript objects cannot carry it as a field); use another name`,
+  );
+}
+
+/** Attribute names: 1 to 128 bytes, not starting with '$', not __proto__. `field` names the place in the 400. */
 export function checkAttributeName(name: string, field: string): void {
   if (name.length === 0) throw badRequest(`${field || 'attribute'}: attribute names must not be empty`);
   if (name.startsWith('$')) throw badRequest(`${field}: attribute names must not start with '$'`);
+  if (name === UNSUPPORTED_NAME) unsupportedName(field, 'attribute');
   if (name.length > MAX_ATTRIBUTE_NAME_BYTES / 3 && Buffer.byteLength(name) > MAX_ATTRIBUTE_NAME_BYTES)
     throw badRequest(
       `${field.slice(0, 80)}...: attribute names are at most ${MAX_ATTRIBUTE_NAME_BYTES} bytes (got ${Buffer.byteLength(name)})`,

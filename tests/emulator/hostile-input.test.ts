@@ -148,6 +148,39 @@ describe('attribute names', () => {
       'schema.: attribute names must not be empty',
     );
   });
+
+  it('__proto__, which JavaScript objects cannot carry: refused wherever a name is given, never kept unseen', async () => {
+    // Before: the write got 200 and a filter on it matched, but rows, metadata and aggregations lacked it.
+    const ns = fresh();
+    const refused = (where: string) =>
+      `${where}: the attribute name __proto__ is not supported by the emulator (its JavaScript objects cannot carry it as a field); use another name`;
+    // As raw text: an object literal's __proto__ key would set the prototype instead of making a field.
+    expect400(
+      await e.post(ns, '{"upsert_rows":[{"id":1,"__proto__":5}]}'),
+      refused('upsert_rows[0].__proto__'),
+    );
+    expect400(
+      await e.post(ns, '{"upsert_columns":{"id":[1],"__proto__":[5]}}'),
+      refused('upsert_columns.__proto__'),
+    );
+    expect400(
+      await e.post(ns, '{"schema":{"__proto__":"int"},"upsert_rows":[{"id":1}]}'),
+      refused('schema.__proto__'),
+    );
+    expect((await e.post(ns, { upsert_rows: [{ id: 1, n: 1 }] })).status).toBe(200);
+    expect400(
+      await e.post(ns, '{"patch_by_filter":{"filters":["id","Eq",1],"patch":{"__proto__":1}}}'),
+      refused('patch_by_filter.patch.__proto__'),
+    );
+    expect400(
+      await e.post(`${ns}/query`, '{"aggregate_by":{"__proto__":["Count"]}}'),
+      'aggregate_by.__proto__: the aggregation name __proto__ is not supported by the emulator (its JavaScript objects cannot carry it as a field); use another name',
+    );
+    expect400(
+      await e.post(`${ns}/query`, '{"aggregate_by":{"c":["Count"]},"group_by":["__proto__"]}'),
+      refused('group_by[0]'),
+    );
+  });
 });
 
 describe('write semantics', () => {
