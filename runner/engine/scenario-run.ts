@@ -44,7 +44,6 @@ const INTERRUPT_GRACE_MS = 2000;
 /** Timers of this scenario run, all cleared when it ends (a pending maxDuration timer must not keep the process). */
 class Clock {
   private timers = new Set<NodeJS.Timeout>();
-  private intervals = new Set<NodeJS.Timeout>();
 
   constructor(private readonly abort: Promise<void>) {}
 
@@ -76,15 +75,9 @@ class Clock {
     };
   }
 
-  every(ms: number, fn: () => void): void {
-    this.intervals.add(setInterval(fn, ms));
-  }
-
   clear(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const t of this.intervals) clearInterval(t);
-    this.intervals.clear();
   }
 }
 
@@ -167,10 +160,6 @@ class Driver implements ScenarioDriver {
 
   at(ms: number, fn: () => void): () => void {
     return this.clock.at(ms, fn);
-  }
-
-  every(ms: number, fn: () => void): void {
-    this.clock.every(ms, fn);
   }
 
   started(): void {

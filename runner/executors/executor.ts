@@ -34,8 +34,6 @@ export interface ScenarioDriver {
   delay(ms: number): Promise<'timeout' | 'aborted'>;
   /** A timer cleared when the scenario ends (returns its canceller). */
   at(ms: number, fn: () => void): () => void;
-  /** An interval cleared when the scenario ends. */
-  every(ms: number, fn: () => void): void;
   /** The scenario's first VUs were activated (the run samples `vus` then). */
   started(): void;
   warn(message: string): void;

@@ -141,6 +141,23 @@ describe('constant-arrival-rate', () => {
     expect(dropped.every((d) => d.data.value === 1 && d.data.tags?.scenario === 'q')).toBe(true);
     expect(r.stderr).toMatch(/Insufficient VUs, reached 1 active VUs and cannot initialize more/);
   });
+
+  it('adds VUs up to maxVUs when starts are dropped, then warns once', async () => {
+    const out = join(tmp.dir, 'grow.ndjson');
+    const r = await bench(['run', '-q', '--out', `json=${out}`, fixture('arrival-rate-adds-vus.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readNdjson(out);
+    const vus = points(lines, 'vus').map((p) => p.data.value ?? 0);
+    const dropped = points(lines, 'dropped_iterations').length;
+    const done = points(lines, 'iterations').length;
+    expect(done + dropped).toBe(20);
+    expect(Math.max(...vus)).toBe(3);
+    expect(Math.max(...points(lines, 'vus_max').map((p) => p.data.value ?? 0))).toBe(3);
+    // One VU alone could run 5 of the 20 starts in 2 s; the two it was given run the rest they could take.
+    expect(done).toBeGreaterThan(6);
+    const warnings = r.stderr.match(/Insufficient VUs, reached 3 active VUs and cannot initialize more/g);
+    expect(warnings).toHaveLength(1);
+  });
 });
 
 describe('per-vu-iterations, exec and scenario env', () => {
