@@ -7,7 +7,9 @@ export const MAX_PAGE_SIZE = 1000;
 
 export async function listRoute(ctx: RouteContext): Promise<Reply> {
   const rawSize = ctx.query.get('page_size');
-  const pageSize = rawSize === null ? DEFAULT_PAGE_SIZE : Number(rawSize);
+  // Digits only: Number() would also take "1e3", "0x10" and " 5 ".
+  const pageSize =
+    rawSize === null ? DEFAULT_PAGE_SIZE : /^\d{1,4}$/.test(rawSize) ? Number(rawSize) : Number.NaN;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)
     throw badRequest(
       `page_size: expected a whole number from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(rawSize)}`,

@@ -353,6 +353,12 @@ describe('namespace routes', () => {
     );
     expect(second.body).toEqual({ namespaces: [{ id: 'a-3' }] });
     expectError(await emulator.get('/v1/namespaces?page_size=0'), 400, /page_size/);
+    for (const size of ['1e3', '0x10', '%205', '2.0'])
+      expectError(
+        await emulator.get(`/v1/namespaces?page_size=${size}`),
+        400,
+        /^page_size: expected a whole number from 1 to 1000, got "/,
+      );
     const deleted = await emulator.request('DELETE', '/v2/namespaces/a-1');
     expect(deleted).toMatchObject({ status: 200, body: { status: 'OK' } });
     expectError(
