@@ -1,0 +1,56 @@
+// The README names each experiment's result JSON by its top-level keys ("stable shape: `experiment, namespace, ...`"):
+// the list is the one the result builders produce, in their order, so a key added to the JSON (status,
+// status_reason and series were, unlisted) reaches the manual too.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildResult } from '../../lib/backlog/results/json';
+import {
+  fixtureConfig as backlogConfig,
+  fixtureRun as backlogRun,
+  fixtureSummary as backlogSummary,
+} from '../../lib/backlog/results/testdata/summary-fixture';
+import { buildFilterCostResult } from '../../lib/filter-cost/results/json';
+import {
+  fixtureConfig,
+  fixturePlan,
+  fixtureRunInfo,
+  fixtureSummary,
+} from '../../lib/filter-cost/results/testdata/fixture';
+import { root } from '../experiment-script';
+
+const readme = readFileSync(`${root}/README.md`, 'utf8');
+
+/** The top-level names of the first "stable shape: `...`" list in `section`, nested parts ({...}, [...]) left out. */
+function documentedKeys(section: string): string[] {
+  const start = section.indexOf('stable shape: `');
+  expect(start, 'a "stable shape: `...`" list').toBeGreaterThanOrEqual(0);
+  const open = section.indexOf('`', start) + 1;
+  const list = section.slice(open, section.indexOf('`', open)).replace(/\s+/g, ' ');
+  const keys: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of `${list},`) {
+    if (ch === '{' || ch === '[') depth++;
+    if (ch === '}' || ch === ']') depth--;
+    if (ch === ',' && depth === 0) {
+      const name = current.replace(/[[{].*$/, '').trim();
+      if (name !== '' && name !== '...') keys.push(name);
+      current = '';
+    } else current += ch;
+  }
+  return keys;
+}
+
+const section = (from: string, to: string) => readme.slice(readme.indexOf(from), readme.indexOf(to));
+
+describe("the README's result JSON shapes", () => {
+  it('experiment 1: exactly the keys buildResult writes', () => {
+    const result = buildResult(backlogSummary(), backlogConfig, backlogRun);
+    expect(documentedKeys(section('## Experiment 1', '## Experiment 2'))).toEqual(Object.keys(result));
+  });
+
+  it('experiment 2: exactly the keys buildFilterCostResult writes', () => {
+    const result = buildFilterCostResult(fixtureSummary(), fixtureConfig, fixturePlan, fixtureRunInfo());
+    expect(documentedKeys(section('## Experiment 2', '## Development'))).toEqual(Object.keys(result));
+  });
+});
