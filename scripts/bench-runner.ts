@@ -74,6 +74,8 @@ interface Figures {
   cpuUs: number;
   /** Process CPU over the middle of the window as a share of one CPU (NaN without /proc). */
   cpuShare: number;
+  /** Voluntary context switches per second of all the process's threads over the same window: its wake-ups. */
+  wakeUps: number;
   p50: number;
   p99: number;
   dropped: number;
@@ -114,6 +116,7 @@ function windowed(sampler: CpuSampler, endpoint: CpuSampler, start: number, seco
   return {
     cpuUs: (used.cpu / requests) * 1e6,
     cpuShare: used.cpu / ((to - from) / 1000),
+    wakeUps: used.switches / ((to - from) / 1000),
     busiestThread: used.busiestThread,
     endpointUs: (ep.cpu / requests) * 1e6,
     steal: used.steal,
@@ -307,14 +310,18 @@ async function main(): Promise<void> {
     );
 
     console.log(`\n2. a slow test: ${SLOW_RATE}/s for ${SLOW_SECONDS} s (${VUS} VUs)\n`);
-    console.log('| client | CPU (share of one CPU) | CPU per request | start lag p50 / p99 |');
-    console.log('| --- | --- | --- | --- |');
+    console.log(
+      '| client | CPU (share of one CPU) | CPU per request | wake-ups/s (all threads) | start lag p50 / p99 |',
+    );
+    console.log('| --- | --- | --- | --- | --- |');
     const slowVegeta = await runVegeta(tools.vegeta, url, SLOW_RATE, SLOW_SECONDS);
-    console.log(`| vegeta | ${pct(slowVegeta.cpuShare)} | ${us(slowVegeta.cpuUs)} | n/a |`);
+    console.log(
+      `| vegeta | ${pct(slowVegeta.cpuShare)} | ${us(slowVegeta.cpuUs)} | ${slowVegeta.wakeUps.toFixed(0)} | n/a |`,
+    );
     for (const form of FORMS) {
       const f = await runBench(form, url, SLOW_RATE, SLOW_SECONDS, VUS);
       console.log(
-        `| ${FORM_NAME[form]} | ${pct(f.cpuShare)} | ${us(f.cpuUs)} | ${ms(f.lagP50)} / ${ms(f.lagP99)} |`,
+        `| ${FORM_NAME[form]} | ${pct(f.cpuShare)} | ${us(f.cpuUs)} | ${f.wakeUps.toFixed(0)} | ${ms(f.lagP50)} / ${ms(f.lagP99)} |`,
       );
     }
 
