@@ -5,7 +5,7 @@
 //      dropped iterations, p50/p99 latency, start lag and peak RSS, for vegeta and for both script forms k6 users
 //      write: sync `http.get(url)` and async `await http.asyncRequest('GET', url)`, each run as `bench run script.js`;
 //   2. a slow test (10/s): how much CPU the runner keeps busy when it has almost nothing to do, beside the start lag
-//      its start-time mechanism gives;
+//      its start-time mechanism gives, each client's wake-ups per second, and Node's own floor (an empty timer);
 //   3. VU start-up: 100 sync VUs (at 100/s for 10 s) against 1, for the time until they are ready and their resident
 //      memory per VU.
 // CPU is read from /proc (Linux; "n/a" elsewhere) over the middle 80% of each measured window, so start-up and the
@@ -171,6 +171,24 @@ async function runVegeta(vegeta: string, url: string, rate: number, seconds: num
   }
 }
 
+/**
+ * Node's own floor for the slow test: a process that only runs an empty timer at the test's rate, sampled like the
+ * clients. What a Node process pays per wake-up on this machine before any runner code runs.
+ */
+async function runNodeFloor(rate: number, seconds: number): Promise<{ cpuShare: number; wakeUps: number }> {
+  const child = spawn(process.execPath, ['-e', `setInterval(() => {}, ${1000 / rate})`], { stdio: 'ignore' });
+  const sampler = new CpuSampler(child.pid ?? 0);
+  const started = Date.now();
+  await new Promise((done) => setTimeout(done, seconds * 1000));
+  sampler.stop();
+  child.kill();
+  await closed(child);
+  const from = started + seconds * 100;
+  const to = started + seconds * 900;
+  const used = sampler.between(from, to);
+  return { cpuShare: used.cpu / ((to - from) / 1000), wakeUps: used.switches / ((to - from) / 1000) };
+}
+
 /** The k6 script of one runner run: one constant-arrival-rate scenario in the given form. */
 function script(o: {
   url: string;
@@ -324,6 +342,10 @@ async function main(): Promise<void> {
         `| ${FORM_NAME[form]} | ${pct(f.cpuShare)} | ${us(f.cpuUs)} | ${f.wakeUps.toFixed(0)} | ${ms(f.lagP50)} / ${ms(f.lagP99)} |`,
       );
     }
+    const floor = await runNodeFloor(SLOW_RATE, SLOW_SECONDS);
+    console.log(
+      `| node, an empty timer at ${SLOW_RATE}/s (no requests) | ${pct(floor.cpuShare)} | n/a | ${floor.wakeUps.toFixed(0)} | n/a |`,
+    );
 
     console.log(
       `\n3. VU start-up: ${START_VUS} sync VUs at ${START_RATE}/s for ${START_SECONDS} s, against 1 VU at the same rate\n`,
