@@ -1,7 +1,7 @@
 // Output files that cannot be written (issue 14): every path known before the run is checked before the script
 // loads (exit 255, as k6 exits when it cannot open an output file), and a write that fails late (handleSummary's
 // paths, a full disk under --out) loses nothing else and leaves the exit code as it was, as in k6.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bench, fileFixtures, fixture } from './harness';
@@ -85,17 +85,22 @@ describe('writes that fail late', () => {
   it("handleSummary paths in a missing directory: the console table and every other file are kept, k6's error, exit 0", async () => {
     const missing = join(tmp.dir, 'no-results');
     const exported = join(tmp.dir, 'export.json');
-    const r = await bench([
-      'run',
-      '-q',
-      '--summary-export',
-      exported,
-      '-e',
-      `RESULTS=${missing}`,
-      '-e',
-      `GOOD=${tmp.dir}`,
-      FIXTURE,
-    ]);
+    const system = join(tmp.dir, 'system-tmp');
+    mkdirSync(system);
+    const r = await bench(
+      [
+        'run',
+        '-q',
+        '--summary-export',
+        exported,
+        '-e',
+        `RESULTS=${missing}`,
+        '-e',
+        `GOOD=${tmp.dir}`,
+        FIXTURE,
+      ],
+      { TMPDIR: system },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('custom table: 2 iterations\n');
     expect(JSON.parse(readFileSync(join(tmp.dir, 'kept.json'), 'utf8'))).toEqual({ kept: true });
@@ -103,9 +108,14 @@ describe('writes that fail late', () => {
     expect(existsSync(missing)).toBe(false);
     expect(r.stderr).toContain('level=error msg="failed to handle the end-of-test summary"');
     expect(r.stderr).toContain('Could not save some summary information:');
+    // Beyond k6: what could not be written where asked is kept under the system's temporary directory, and named.
+    const [keep] = readdirSync(system);
+    expect(keep).toMatch(/^bench-unsaved-/);
+    expect(readdirSync(join(system, keep)).sort()).toEqual(['report.json', 'report.md']);
     for (const file of ['report.md', 'report.json']) {
       const path = join(missing, file);
       expect(r.stderr).toContain(`could not open '${path}': open ${path}: no such file or directory`);
+      expect(r.stderr).toContain(`kept in ${join(system, keep, file)}`);
     }
     expect(r.stderr).toContain(`directory \\"${missing}\\" does not exist`);
     expect(r.stderr).not.toMatch(/internal error/);
