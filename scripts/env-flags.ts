@@ -16,14 +16,25 @@ export function redactArgs(args: readonly string[]): string[] {
   );
 }
 
-/** `-e K=V` pairs of a flag list, later ones winning (as for bench run). */
+/**
+ * The `NAME=value` an argument carries on its own in one of the forms bench run reads (`--env=K=V`, `-eK=V`,
+ * `-e=K=V`), or undefined. `-e` and `--env` alone take the next argument.
+ */
+function attachedPair(flag: string): string | undefined {
+  if (flag.startsWith('--env=')) return flag.slice('--env='.length);
+  if (flag.startsWith('-e') && flag.length > 2 && !flag.startsWith('--'))
+    return flag.slice(2).replace(/^=/, '');
+  return undefined;
+}
+
+const takesNext = (flag: string) => flag === '-e' || flag === '--env';
+
+/** `-e K=V` pairs of a flag list, in every form bench run accepts, later ones winning (as for bench run). */
 export function envFromFlags(args: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
-    let pair: string | undefined;
-    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) pair = args[++i];
-    else if (flag.startsWith('--env=')) pair = flag.slice('--env='.length);
+    const pair = takesNext(flag) && i + 1 < args.length ? args[++i] : attachedPair(flag);
     if (pair === undefined) continue;
     const eq = pair.indexOf('=');
     if (eq > 0) out[pair.slice(0, eq)] = pair.slice(eq + 1);
@@ -31,16 +42,19 @@ export function envFromFlags(args: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** The flags without the `-e NAME=value` ones (either form) whose NAME is listed. */
+/** The flags without the `-e NAME=value` ones (any form) whose NAME is listed. */
 export function withoutEnvFlags(args: readonly string[], names: readonly string[]): string[] {
   const drop = (pair: string) => names.includes(pair.slice(0, pair.indexOf('=')));
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
-    if ((flag === '-e' || flag === '--env') && i + 1 < args.length) {
+    if (takesNext(flag) && i + 1 < args.length) {
       if (!drop(args[i + 1])) out.push(flag, args[i + 1]);
       i++;
-    } else if (!(flag.startsWith('--env=') && drop(flag.slice('--env='.length)))) out.push(flag);
+      continue;
+    }
+    const pair = attachedPair(flag);
+    if (pair === undefined || !drop(pair)) out.push(flag);
   }
   return out;
 }
