@@ -59,7 +59,11 @@ function bandData(b: Band): EChartsOption[] {
 }
 
 function lineData(l: RefLine): EChartsOption {
-  return { [l.axis === 'x' ? 'xAxis' : 'yAxis']: l.value, name: l.label, label: { formatter: l.label } };
+  return {
+    [l.axis === 'x' ? 'xAxis' : 'yAxis']: l.value,
+    name: l.label,
+    label: l.labelMiddle ? { formatter: l.label, position: 'insideMiddleTop' } : { formatter: l.label },
+  };
 }
 
 function seriesOption(s: Series, i: number, unit: string | undefined): EChartsOption {

@@ -66,7 +66,7 @@ describe('backlog charts from a result with the time series', () => {
     expect(latency.lines).toEqual([
       { axis: 'y2', value: 4, label: 'below-limit cap (LT_CAP_BYTES)' },
       { axis: 'y2', value: 8, label: 'above-limit floor (GT_START_BYTES)' },
-      { axis: 'y2', value: 6, label: "limit (the emulator's --backlog-limit)" },
+      { axis: 'y2', value: 6, label: "limit (the emulator's --backlog-limit)", labelMiddle: true },
     ]);
   });
 
@@ -127,7 +127,12 @@ describe('backlog charts from a result with the time series', () => {
       ...r,
       target: { kind: 'turbopuffer', base_url: 'https://x', emulator: null },
     });
-    expect(byId(service, 'latency').lines?.[2]).toEqual({ axis: 'y2', value: 2048, label: 'limit (2 GiB)' });
+    expect(byId(service, 'latency').lines?.[2]).toEqual({
+      axis: 'y2',
+      value: 2048,
+      label: 'limit (2 GiB)',
+      labelMiddle: true,
+    });
     expect(byId(service, 'cells').y2).toBeUndefined();
     expect(service.notes).toEqual([]);
   });

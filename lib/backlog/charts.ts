@@ -83,11 +83,23 @@ function gateLines(r: BacklogReportInput): RefLine[] {
           : "above-limit floor (GT_START_BYTES); the target's limit lies below it",
     },
   ];
+  // The limit lies between the cap and the floor, a few MiB from both: its label goes over the line's middle, clear of
+  // theirs at the right end.
   if (r.target.kind === 'turbopuffer')
-    lines.push({ axis: 'y2', value: mib(SERVICE_BACKLOG_LIMIT_BYTES), label: 'limit (2 GiB)' });
+    lines.push({
+      axis: 'y2',
+      value: mib(SERVICE_BACKLOG_LIMIT_BYTES),
+      label: 'limit (2 GiB)',
+      labelMiddle: true,
+    });
   const limit = emulatorLimit(r);
   if (limit !== null)
-    lines.push({ axis: 'y2', value: mib(limit), label: "limit (the emulator's --backlog-limit)" });
+    lines.push({
+      axis: 'y2',
+      value: mib(limit),
+      label: "limit (the emulator's --backlog-limit)",
+      labelMiddle: true,
+    });
   return lines;
 }
 

@@ -56,6 +56,8 @@ export interface RefLine {
   axis: 'x' | 'y' | 'y2';
   value: number;
   label: string;
+  /** Label over the line's middle instead of its end: for a line just below another, whose label would overlap it. */
+  labelMiddle?: boolean;
 }
 
 export interface ChartSpec {
