@@ -99,8 +99,8 @@ describe('filter-cost charts from a golden result', () => {
       ['int-10k-unfiltered', 9756.1],
       ['baseline-tail', 9523.8],
     ]);
-    expect(ingest.bands).toEqual([{ axis: 'y', from: 9523.8, to: 10000, label: 'baseline head–tail' }]);
-    expect(ingest.lines).toEqual([{ axis: 'y', value: 9761.9, label: 'baseline mean' }]);
+    expect(ingest.bands).toEqual([{ axis: 'y', from: 9523.8, to: 10000, label: '' }]);
+    expect(ingest.lines).toEqual([{ axis: 'y', value: 9761.9, label: 'baseline mean (band: head to tail)' }]);
     expect(ingest.subtitle).toContain('drift -4.8 %');
     const drain = chart('drain');
     expect(drain.series.map((s) => s.name)).toEqual(fixtureConfig.configurations.map((x) => x.name));
