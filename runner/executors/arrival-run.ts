@@ -75,8 +75,10 @@ export async function runArrival(
   for (const vu of vus) void s.activate(vu, plan(start));
   s.started();
   // VUs ask for more VUs (up to maxVUs) by raising PENDING when they drop a start, and wake this thread with a
-  // notify on that word; initialise them here. The thread sleeps in Atomics.waitAsync meanwhile: a timer that looked
-  // every 50 ms woke the main thread 20 times a second in every arrival-rate test, most of an idle runner's CPU.
+  // notify on DROPPED, which they count after raising PENDING; initialise them here. The thread sleeps in
+  // Atomics.waitAsync on DROPPED meanwhile: a drop counted after its last look makes the wait return at once, so no
+  // request (nor the first drop at maxVUs, which only notifies) is missed between that look and the wait. A timer
+  // that looked every 50 ms woke the main thread 20 times a second in every arrival-rate test.
   let inFlight = 0;
   let maxWarned = false;
   let ended = false;
@@ -102,9 +104,9 @@ export async function runArrival(
   };
   const watch = async () => {
     while (!ended) {
-      const seen = Atomics.load(block, SC_PENDING);
+      const seen = Atomics.load(block, SC_DROPPED);
       grow();
-      const wait = Atomics.waitAsync(block, SC_PENDING, seen);
+      const wait = Atomics.waitAsync(block, SC_DROPPED, seen);
       if (wait.async) await wait.value;
     }
   };
@@ -113,7 +115,7 @@ export async function runArrival(
     await s.delay(regular);
   } finally {
     ended = true;
-    Atomics.notify(block, SC_PENDING);
+    Atomics.notify(block, SC_DROPPED);
   }
 }
 
@@ -131,16 +133,15 @@ export async function arrivalVu(plan: ArrivalPlan, loop: VuLoop): Promise<number
     if (offset === Number.POSITIVE_INFINITY) break;
     const due = plan.start + offset;
     if (due < freeSince) {
+      // A VU more is asked for before the drop is counted: the main thread waits on DROPPED (runArrival).
+      const more = Atomics.load(block, SC_VUS) + Atomics.load(block, SC_PENDING) < plan.maxVUs;
+      if (more) Atomics.add(block, SC_PENDING, 1);
+      // Once per VU at maxVUs, so that the main thread warns that it is reached.
+      const firstAtMax = !more && !atMax && Atomics.load(block, SC_VUS) >= plan.maxVUs;
+      if (firstAtMax) atMax = true;
       Atomics.add(block, SC_DROPPED, 1);
       loop.dropped(plan.droppedTags);
-      if (Atomics.load(block, SC_VUS) + Atomics.load(block, SC_PENDING) < plan.maxVUs) {
-        Atomics.add(block, SC_PENDING, 1);
-        Atomics.notify(block, SC_PENDING);
-      } else if (!atMax && Atomics.load(block, SC_VUS) >= plan.maxVUs) {
-        // Once per VU: the main thread warns that maxVUs is reached (runArrival).
-        atMax = true;
-        Atomics.notify(block, SC_PENDING);
-      }
+      if (more || firstAtMax) Atomics.notify(block, SC_DROPPED);
       continue;
     }
     const waited = loop.waitUntil(due);
