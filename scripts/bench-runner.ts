@@ -106,17 +106,24 @@ async function startEndpoint(binary: string): Promise<{ url: string; proc: Child
   return { url: `http://127.0.0.1:${port}/`, proc };
 }
 
-/** CPU figures of `sampler` over the middle 80% of [start, start + seconds]. */
-function windowed(sampler: CpuSampler, endpoint: CpuSampler, start: number, seconds: number, rate: number) {
+/** What `sampler` used over the middle 80% of [start, start + seconds], and that window's length in seconds. */
+function middle(sampler: CpuSampler, start: number, seconds: number) {
   const from = start + seconds * 100;
   const to = start + seconds * 900;
   const used = sampler.between(from, to);
+  const s = (to - from) / 1000;
+  return { from, to, s, used, cpuShare: used.cpu / s, wakeUps: used.switches / s };
+}
+
+/** CPU figures of `sampler` over the middle 80% of [start, start + seconds]. */
+function windowed(sampler: CpuSampler, endpoint: CpuSampler, start: number, seconds: number, rate: number) {
+  const { from, to, s, used, cpuShare, wakeUps } = middle(sampler, start, seconds);
   const ep = endpoint.between(from, to);
-  const requests = (rate * (to - from)) / 1000;
+  const requests = rate * s;
   return {
     cpuUs: (used.cpu / requests) * 1e6,
-    cpuShare: used.cpu / ((to - from) / 1000),
-    wakeUps: used.switches / ((to - from) / 1000),
+    cpuShare,
+    wakeUps,
     busiestThread: used.busiestThread,
     endpointUs: (ep.cpu / requests) * 1e6,
     steal: used.steal,
@@ -183,10 +190,8 @@ async function runNodeFloor(rate: number, seconds: number): Promise<{ cpuShare: 
   sampler.stop();
   child.kill();
   await closed(child);
-  const from = started + seconds * 100;
-  const to = started + seconds * 900;
-  const used = sampler.between(from, to);
-  return { cpuShare: used.cpu / ((to - from) / 1000), wakeUps: used.switches / ((to - from) / 1000) };
+  const { cpuShare, wakeUps } = middle(sampler, started, seconds);
+  return { cpuShare, wakeUps };
 }
 
 /** The k6 script of one runner run: one constant-arrival-rate scenario in the given form. */
