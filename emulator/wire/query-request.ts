@@ -154,15 +154,18 @@ function stringList(raw: unknown, field: string): string[] {
   return raw as string[];
 }
 
+/** `value` when it is a whole number in [min, max], else a 400 naming `field` and what it got. */
+export function wholeNumberIn(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw badRequest(`${field}: expected a whole number from ${min} to ${max}, got ${describeJson(value)}`);
+  return value;
+}
+
 function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpec, 'topK' | 'per'> {
   const { top_k: topK, limit } = body;
   if (topK !== undefined && limit !== undefined)
     throw badRequest(`${field}top_k: use top_k or limit, not both`);
-  const total = (value: unknown, name: string): number => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TOP_K)
-      throw badRequest(`${name}: expected a whole number from 1 to ${MAX_TOP_K}, got ${describeJson(value)}`);
-    return value;
-  };
+  const total = (value: unknown, name: string): number => wholeNumberIn(value, name, 1, MAX_TOP_K);
   if (topK !== undefined && topK !== null) return { topK: total(topK, `${field}top_k`), per: null };
   if (limit === undefined || limit === null) return { topK: null, per: null };
   if (typeof limit === 'number') return { topK: total(limit, `${field}limit`), per: null };

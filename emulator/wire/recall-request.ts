@@ -5,7 +5,7 @@ import { badRequest } from '../api-error';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody } from './json-body';
 import { describeJson } from './json-text';
-import { parseRankBy, type RankBy } from './query-request';
+import { parseRankBy, type RankBy, wholeNumberIn } from './query-request';
 
 export const DEFAULT_RECALL_NUM = 25;
 export const MAX_RECALL_NUM = 1000;
@@ -26,10 +26,7 @@ export interface RecallRequest {
 }
 
 function wholeNumber(raw: unknown, field: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined || raw === null) return fallback;
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min || raw > max)
-    throw badRequest(`${field}: expected a whole number from ${min} to ${max}, got ${describeJson(raw)}`);
-  return raw;
+  return raw === undefined || raw === null ? fallback : wholeNumberIn(raw, field, min, max);
 }
 
 export function parseRecallRequest(raw: unknown): RecallRequest {
