@@ -39,7 +39,8 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
   const caller = o.env ?? process.env;
   const extra = o.extraArgs ?? [];
   const say = o.say ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const asked = { ...caller, ...envFromFlags(extra) };
+  const fromFlags = envFromFlags(extra);
+  const asked = { ...caller, ...fromFlags };
   const choice = chooseTarget(o.makeTarget, t, asked);
   for (const line of choice.lines) say(`${t.experiment}: ${line}`);
   const profile = profileKnobs(choice.profile, asked.QUERY_MODE);
@@ -49,7 +50,7 @@ export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> 
         '(closed-loop workers instead of its arrival rate)',
     );
 
-  const knobs = { ...profile.env, ...envFromFlags(extra) };
+  const knobs = { ...profile.env, ...fromFlags };
   checkFlagsFirst(t, extra);
   checkKnobsFirst(t, choice, caller, knobs);
   const dir = resolve(root, knobs.RESULTS_DIR ?? DEFAULT_RESULTS_DIR);
