@@ -46,7 +46,8 @@ export function fillFreshNamespaces<T>(
   try {
     return fill(created);
   } catch (error) {
-    if (cleanup) for (const ns of created) deleteNamespace(client, ns);
+    // Also where a Ctrl+C lands: bench interrupts setup() with an error it may catch once (runner/README.md).
+    if (cleanup) for (const ns of created) deleteNamespace(client, ns, 'setup() did not finish');
     throw error;
   }
 }

@@ -258,13 +258,14 @@ async function execute(
     },
   };
 
-  // setup() is let finish, so that teardown() gets its data and can remove what it made (k6 interrupts setup and
-  // skips teardown, which leaves a half-seeded namespace on a billed service behind).
+  // setup() is interrupted at its next sleep or HTTP call with an error it can catch once (k6 interrupts it outright):
+  // bench's experiments delete the namespaces they made there, where teardown() cannot (it does not run after a
+  // failed setup()), and a setup() of hours on a billed service is not waited for.
   let inSetup = false;
   signals.onFirst = () => {
     logger.warn(
       inSetup
-        ? 'Stopping the test once setup() returns, so that teardown() can clean up after it (press Ctrl+C again to exit immediately, skipping teardown)'
+        ? 'Stopping the test: setup() is interrupted at its next sleep or request, and its error handling runs (press Ctrl+C again to exit immediately, skipping any cleanup)'
         : 'Stopping the test (press Ctrl+C again to exit immediately)',
     );
     abort(EXIT_EXTERNAL_ABORT, 'test run was aborted because bench received a signal');
@@ -398,12 +399,14 @@ async function execute(
     } else if (exported.setup === 'function' && !noSetup) {
       display.phase = 'setup';
       inSetup = true;
-      const outcome = await runSetup(template, http, events, plan.setupTimeout).finally(() => {
+      const outcome = await runSetup(template, http, events, plan.setupTimeout, aborted).finally(() => {
         inSetup = false;
       });
       if (outcome.ok) setupData = outcome.data;
       else {
         setupFailed = true;
+        // The abort's reason is the run's error; how setup() ended is worth a line of its own.
+        if (isAborted && !outcome.aborted) logger.warn(`setup() did not finish: ${outcome.message}`);
         if (outcome.aborted) abort(outcome.exitCode, outcome.message);
         else setError(outcome.exitCode, outcome.message);
       }

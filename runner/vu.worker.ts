@@ -2,7 +2,7 @@
 // handleSummary): one worker thread = one isolated module instance with its own globals.
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
-import { TestAbort } from './vu/interruption';
+import { SetupInterrupted, TestAbort } from './vu/interruption';
 import { createRealm, type Realm } from './vu/realm';
 import { post, VuRuntime } from './vu/runtime';
 import { scriptStack } from './vu/script-stack';
@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     if (error instanceof TestAbort) post({ type: 'abort', message: error.reason });
+    // The run already says why it stopped; a stack into the script would only repeat it.
+    else if (error instanceof SetupInterrupted) post({ type: 'result', ok: false, message: error.message });
     else post({ type: 'result', ok: false, message: scriptStack(error) });
   }
 }

@@ -21,18 +21,23 @@ function seconds(ms: number): string {
   return String(ms / 1000);
 }
 
-/** Runs setup(); `data` is its result as JSON (undefined when it returned nothing). */
+/**
+ * Runs setup(); `data` is its result as JSON (undefined when it returned nothing). Once `interrupt` settles, setup()'s
+ * next sleep or HTTP call throws, once: it can catch that and undo what it made.
+ */
 export async function runSetup(
   template: Template,
   http: HttpIoPool,
   events: RealmEvents,
   timeoutMs: number,
+  interrupt?: Promise<unknown>,
 ): Promise<StageOutcome> {
   const reply = await runTransientRealm(
     'setup',
     { ...template, httpPort: http.connectVu(0) },
     events,
     timeoutMs,
+    interrupt,
   );
   switch (reply.type) {
     case 'timeout':

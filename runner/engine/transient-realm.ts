@@ -1,7 +1,7 @@
 // init #0, setup, teardown and handleSummary each run in a fresh realm with __VU = 0; this runs one such realm
 // to its single reply, under a timeout.
 import type { TransferListItem } from 'node:worker_threads';
-import { newInt32Block, SIGNAL_WORDS } from '../control-block';
+import { newInt32Block, SIGNAL_INTERRUPT, SIGNAL_WAKE, SIGNAL_WORDS } from '../control-block';
 import type { RealmData, RealmMode, RealmToMain } from '../vu/wire';
 import { type RealmEvents, RealmHandle, workerLink } from './realm-handle';
 
@@ -15,8 +15,15 @@ export async function runTransientRealm(
   template: Omit<RealmData, 'mode' | 'vuId' | 'signal'>,
   events: RealmEvents,
   timeoutMs: number,
+  /** When it settles, the realm's next sleep or HTTP call throws (setup(): runner/vu/interruption.ts). */
+  interrupt?: Promise<unknown>,
 ): Promise<TransientReply> {
   const signal = newInt32Block(SIGNAL_WORDS);
+  void interrupt?.then(() => {
+    Atomics.store(signal, SIGNAL_INTERRUPT, 1);
+    Atomics.store(signal, SIGNAL_WAKE, 1);
+    Atomics.notify(signal, SIGNAL_WAKE);
+  });
   const transfer: TransferListItem[] = template.httpPort ? [template.httpPort] : [];
   let abortMessage: string | undefined;
   let abortNow: (() => void) | undefined;

@@ -9,6 +9,17 @@ export class IterationInterrupted extends Error {
   }
 }
 
+/**
+ * Thrown once by the first sleep/http call of setup() after the run was told to stop (Ctrl+C): setup() can catch it
+ * and undo what it made (its later calls run normally), since teardown() does not run after a failed setup().
+ */
+export class SetupInterrupted extends Error {
+  constructor() {
+    super('setup() was interrupted because the run was told to stop');
+    this.name = 'SetupInterrupted';
+  }
+}
+
 /** Thrown by exec.test.abort(msg): the whole run stops with exit 108. */
 export class TestAbort extends Error {
   constructor(readonly reason: string) {

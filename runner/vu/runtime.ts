@@ -11,7 +11,7 @@ import {
   type SampleInput,
 } from '../modules/module-host';
 import { threadStarts } from './hosted-starts';
-import { IterationInterrupted } from './interruption';
+import { IterationInterrupted, SetupInterrupted } from './interruption';
 import type { RealmData, RealmToMain, ScenarioInfo } from './wire';
 
 /** Samples older than this are flushed before the realm blocks or between iterations. */
@@ -172,7 +172,13 @@ export class VuRuntime implements ModuleHost {
   }
 
   throwIfInterrupted(): void {
-    if (this.interrupted()) throw new IterationInterrupted();
+    if (!this.interrupted()) return;
+    // setup() is interrupted once, so that the calls in its catch or finally blocks (deleting what it made) run.
+    if (this.data.mode === 'setup') {
+      Atomics.store(this.signal, SIGNAL_INTERRUPT, 0);
+      throw new SetupInterrupted();
+    }
+    throw new IterationInterrupted();
   }
 
   /** Called when the main thread asks (by message) to interrupt async work. */

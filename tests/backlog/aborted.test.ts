@@ -1,4 +1,4 @@
-// Ctrl+C during a run (issue 15): `make backlog-smoke` interrupted by SIGINT a few seconds into its scenarios still
+// Ctrl+C during a run (issue 15), and during its setup(): `make backlog-smoke` interrupted by SIGINT a few seconds into its scenarios still
 // writes its result, marked aborted with where it stopped, and leaves its thresholds unevaluated; the run exits 105
 // as k6 does after a signal, the emulator is stopped, and the result gets its charts and HTML report.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,30 +23,57 @@ function waitFor(child: ChildProcess, read: () => string, pattern: RegExp, ms: n
   });
 }
 
+/** `make backlog-smoke` into `dir`, sent SIGINT `afterMs` after `pattern` appears in its output. */
+async function interruptedSmoke(
+  dir: string,
+  pattern: RegExp,
+  afterMs: number,
+): Promise<{ code: number | null; output: string }> {
+  let output = '';
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/run-experiment.ts', 'backlog-smoke', '-e', `RESULTS_DIR=${dir}`],
+    { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitFor(child, () => output, pattern, 90_000);
+  await new Promise((r) => setTimeout(r, afterMs));
+  child.kill('SIGINT');
+  const code = await exited;
+  return { code, output };
+}
+
 describe('make backlog-smoke, interrupted', () => {
+  const setupDir = tempDir('bench-aborted-setup-');
+
+  it('in setup(): deletes the namespace it created, writes no result, and exits 105', {
+    timeout: 120_000,
+  }, async () => {
+    const { code, output } = await interruptedSmoke(setupDir, /seeding \d+ rows/, 0);
+    expect(code, output).toBe(105);
+    const namespace = /namespace (bench-backlog-\S+), seed/.exec(output)?.[1];
+    expect(namespace, output).toBeDefined();
+    expect(output).toContain(`deleted namespace ${namespace} (setup() did not finish)`);
+    expect(output).toMatch(
+      /setup\(\) did not finish: setup\(\) was interrupted because the run was told to stop/,
+    );
+    expect(output).not.toMatch(/[1-9]\d* complete and/);
+    expect(readdirSync(setupDir).filter((f) => f.endsWith('.json'))).toEqual([]);
+  });
+
   const dir = tempDir('bench-aborted-');
 
   it('writes a result marked aborted, with thresholds not evaluated, and exits 105', {
     timeout: 120_000,
   }, async () => {
-    let output = '';
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/run-experiment.ts', 'backlog-smoke', '-e', `RESULTS_DIR=${dir}`],
-      { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout?.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    child.stderr?.on('data', (d: Buffer) => {
-      output += d.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // The scenarios have started once the runner's progress reads "running (...)"; let them run a little.
-    await waitFor(child, () => output, /running \(/, 90_000);
-    await new Promise((r) => setTimeout(r, 3000));
-    child.kill('SIGINT');
-    const code = await exited;
+    const { code, output } = await interruptedSmoke(dir, /running \(/, 3000);
 
     expect(code, output).toBe(105);
     const files = readdirSync(dir);

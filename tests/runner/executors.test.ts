@@ -74,7 +74,7 @@ describe('signals', () => {
     expect(stdout).toMatch(/TOTAL RESULTS/);
   });
 
-  it('a first SIGINT during setup() lets it finish, starts no iteration, and teardown gets its data', async () => {
+  it('a first SIGINT during setup() throws once from its next sleep: its catch runs, no iteration, no teardown', async () => {
     const { code, stderr } = await bench(
       ['run', '-q', fixture('interrupt-during-setup-exit-105.js')],
       {},
@@ -82,11 +82,26 @@ describe('signals', () => {
       { sigintOn: /setup started/ },
     );
     expect(code, stderr).toBe(105);
+    expect(stderr).toMatch(/Stopping the test: setup\(\) is interrupted at its next sleep or request/);
     expect(stderr).toMatch(
-      /Stopping the test once setup\(\) returns, so that teardown\(\) can clean up after it/,
+      /setup cleans up after: setup\(\) was interrupted because the run was told to stop/,
     );
-    expect(stderr).toMatch(/setup finished/);
+    expect(stderr).toMatch(
+      /setup\(\) did not finish: setup\(\) was interrupted because the run was told to stop/,
+    );
+    expect(stderr).not.toMatch(/setup finished|teardown cleans up|iteration ran/);
+  });
+
+  it('a setup() that returns after the interruption gets its teardown, and still starts no iteration', async () => {
+    const { code, stderr } = await bench(
+      ['run', '-q', '-e', 'RETURN_AFTER_INTERRUPT=1', fixture('interrupt-during-setup-exit-105.js')],
+      {},
+      30_000,
+      { sigintOn: /setup started/ },
+    );
+    expect(code, stderr).toBe(105);
+    expect(stderr).toMatch(/setup cleans up after: setup\(\) was interrupted/);
     expect(stderr).toMatch(/teardown cleans up namespace-1/);
-    expect(stderr).not.toMatch(/iteration ran/);
+    expect(stderr).not.toMatch(/setup\(\) did not finish|iteration ran/);
   });
 });
