@@ -173,7 +173,10 @@ export class NamespaceRegistry {
       this.namespaces.delete(name);
       this.indexers.delete(ns);
       await ns.close(true);
-    } else this.log(`recovered namespace ${name}: ${records} log records, ${ns.liveDocuments} documents`);
+    } else
+      this.log(
+        `recovered namespace ${name}: ${plural(records, 'log record')}, ${plural(ns.liveDocuments, 'document')}`,
+      );
   }
 
   get(name: string): Namespace | undefined {
@@ -281,4 +284,9 @@ function refusal(problems: { text: string; salvageable: boolean }[], dataDir: st
         `saved under ${join(dataDir, 'salvaged')}/ (the records from the damage on are then gone from the namespace).`,
     );
   return lines.join('\n');
+}
+
+/** "1 log record", "2 log records". */
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
