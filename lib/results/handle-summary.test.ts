@@ -17,11 +17,12 @@ describe('makeHandleSummary', () => {
     text: (r, files) => `${r.ns}: ${files.join(' ')}\n`,
   });
 
-  it('writes <dir>/<namespace>-<finish time>.md and .json and prints the text naming both', () => {
+  it('writes <dir>/<namespace>-<finish time>.md and .json (setup data last) and prints the text naming both', () => {
     const out = handleSummary({ metrics: {}, setup_data: { namespace: 'bench-x' } });
     expect(out).toEqual({
       'results/scratch/bench-x-20260102T030405Z.md': '# bench-x\n',
-      'results/scratch/bench-x-20260102T030405Z.json': '{\n  "ns": "bench-x",\n  "at": 1767323045678\n}\n',
+      'results/scratch/bench-x-20260102T030405Z.json':
+        '{\n  "ns": "bench-x",\n  "at": 1767323045678,\n  "setup_data": {\n    "namespace": "bench-x"\n  }\n}\n',
       stdout:
         'bench-x: results/scratch/bench-x-20260102T030405Z.md results/scratch/bench-x-20260102T030405Z.json\n',
     });

@@ -35,7 +35,9 @@ export function makeHandleSummary<Setup, Result>(
     const files = [`${base}.md`, `${base}.json`];
     return {
       [files[0]]: o.markdown(result),
-      [files[1]]: jsonFileText(result),
+      // setup()'s data rides along, so `bench merge --setup-data` can write this report from the merged streams of
+      // a split run's runners (runner/README.md, k6-operator).
+      [files[1]]: jsonFileText({ ...result, setup_data: setup }),
       stdout: o.text(result, files),
     };
   };

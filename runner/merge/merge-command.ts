@@ -1,7 +1,8 @@
 // `bench merge`: one result from the instances of a test that ran elsewhere (k6-operator runners, Grafana k6, other
 // machines). Given their --out json streams, it replays every sample into one run of the summary machinery: the
 // text summary, thresholds evaluated on the merged samples, --out, --summary-export and, with --script, the script's
-// own thresholds and handleSummary() (setup and teardown do not run). Given --summary-export files instead, it merges
+// own thresholds and handleSummary() (setup and teardown do not run; --setup-data hands handleSummary what setup()
+// returned). Given --summary-export files instead, it merges
 // what aggregates allow (runner/merge/summary-exports.ts) and says what it had to leave out.
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ FILEs are --out json streams (NDJSON, .gz too) or --summary-export files, not mi
 Flags:
   -s, --script FILE          the test's script: its thresholds and handleSummary() run on the merged samples
                              (without it, thresholds come from the streams' Metric lines, submetric ones excepted)
+      --setup-data FILE      what setup() returned, for --script's handleSummary(): a JSON file of that value, or a
+                             bench experiment result JSON, whose setup_data member holds it
   -o, --out json=FILE        write the merged samples (also csv=FILE); repeatable
       --summary-export FILE  write the merged summary export (the only output when merging exports)
       --summary-mode MODE    compact (default), full or disabled
@@ -31,6 +34,7 @@ Flags:
 interface MergeFlags {
   files: string[];
   script?: string;
+  setupData?: string;
   out: string[];
   summaryExport?: string;
   summaryMode: 'compact' | 'full' | 'disabled';
@@ -50,6 +54,7 @@ function parseMergeFlags(argv: string[]): MergeFlags | 'help' {
     if (name === 'help' || a === '-h') return 'help';
     else if (name === 'script' || a === '-s') f.script = value();
     else if (name === 'out' || a === '-o') f.out.push(value());
+    else if (name === 'setup-data') f.setupData = value();
     else if (name === 'summary-export') f.summaryExport = value();
     else if (name === 'summary-mode') {
       const mode = value();
@@ -61,7 +66,29 @@ function parseMergeFlags(argv: string[]): MergeFlags | 'help' {
     else f.files.push(a);
   }
   if (f.files.length === 0) throw usageError('bench merge needs at least one file', 'bench merge --help');
+  if (f.setupData !== undefined && f.script === undefined)
+    throw usageError(
+      '--setup-data is for the handleSummary() of --script: give the script too',
+      'bench merge --help',
+    );
   return f;
+}
+
+/**
+ * --setup-data's file as the JSON text handleSummary() gets as setup_data: a bench experiment result (an object with
+ * `experiment` and `setup_data`, which every runner of a split test writes with the same data) gives its member,
+ * any other JSON value is the data itself.
+ */
+export function setupDataOf(file: string, text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`--setup-data ${file} is not JSON: ${(error as Error).message}`);
+  }
+  if (value !== null && typeof value === 'object' && 'experiment' in value && 'setup_data' in value)
+    return JSON.stringify(value.setup_data);
+  return JSON.stringify(value);
 }
 
 /** A summary export is one indented JSON object; a stream has one JSON object per line. */
@@ -75,6 +102,14 @@ function readExport(file: string): SummaryExport | undefined {
     return isSummaryExport(parsed) ? parsed : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read --setup-data ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -162,6 +197,7 @@ async function mergeStreams(f: MergeFlags): Promise<number> {
       const { metrics, thresholds } = await declared(f.files);
       scriptPath = standInScript(dir, metrics, thresholds);
     }
+    const setupData = f.setupData === undefined ? undefined : setupDataOf(f.setupData, readText(f.setupData));
     let first = Number.POSITIVE_INFINITY;
     let last = 0;
     const logger = new Logger({
@@ -186,7 +222,7 @@ async function mergeStreams(f: MergeFlags): Promise<number> {
       logger,
       stdout: process.stdout,
       handleSignals: false,
-      handedSetup: { ready: () => Promise.resolve({ setupData: undefined }) },
+      handedSetup: { ready: () => Promise.resolve({ setupData }) },
       remote: {
         description: `merge of ${f.files.length} streams`,
         replay: true,
@@ -240,7 +276,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     );
   if (f.script || f.out.length > 0)
     throw usageError(
-      '--script and --out need --out json streams: summary exports hold no samples',
+      '--script, --setup-data and --out need --out json streams: summary exports hold no samples',
       'bench merge --help',
     );
   const merged = mergeSummaryExports(exports as SummaryExport[]);

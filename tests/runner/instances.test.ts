@@ -1,5 +1,6 @@
 // bench run --instances and bench merge through the CLI: one merged result from segmented processes.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killProcessTree } from '../../scripts/with-emulator';
@@ -142,5 +143,43 @@ describe('bench merge', () => {
     // Thresholds come from the streams' Metric lines; counts are the union's.
     expect(r.stdout).toContain("✓ 'count==29' count=29");
     expect(new Set(idsOf(merged)).size).toBe(29);
+  });
+
+  it("hands --setup-data to the script's handleSummary: a result's setup_data member or a plain JSON value", async () => {
+    const stream = join(tmp.dir, 'whole.ndjson');
+    const run = await bench([
+      'run',
+      '-q',
+      '--summary-mode',
+      'disabled',
+      '--out',
+      `json=${stream}`,
+      fixture('instances-merged.js'),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = join(tmp.dir, 'result.json');
+    writeFileSync(result, JSON.stringify({ experiment: 'backlog', setup_data: { token: 42, ns: 'a' } }));
+    const plain = join(tmp.dir, 'plain.json');
+    writeFileSync(plain, JSON.stringify({ token: 7 }));
+    const script = fixture('merge-setup-data.js');
+
+    const fromResult = await bench(['merge', '--script', script, '--setup-data', result, stream]);
+    expect(fromResult.code, fromResult.stderr).toBe(0);
+    expect(fromResult.stdout).toBe('setup_data={"token":42,"ns":"a"} iterations=29\n');
+    const fromPlain = await bench(['merge', '--script', script, `--setup-data=${plain}`, stream]);
+    expect(fromPlain.stdout).toBe('setup_data={"token":7} iterations=29\n');
+    // Without it, as before: handleSummary gets no setup data.
+    const without = await bench(['merge', '--script', script, stream]);
+    expect(without.stdout).toBe('setup_data=undefined iterations=29\n');
+
+    const noScript = await bench(['merge', '--setup-data', plain, stream]);
+    expect(noScript.code).toBe(255);
+    expect(noScript.stderr).toContain(
+      '--setup-data is for the handleSummary() of --script: give the script too',
+    );
+    writeFileSync(plain, '{"token": ');
+    const broken = await bench(['merge', '--script', script, '--setup-data', plain, stream]);
+    expect(broken.code).toBe(255);
+    expect(broken.stderr).toContain(`--setup-data ${plain} is not JSON`);
   });
 });
