@@ -58,6 +58,9 @@ export class HostedBlockingError extends Error {
 /** Indexes into ModuleHost.signal. */
 export const SIGNAL_WAKE = 0;
 export const SIGNAL_INTERRUPT = 1;
+/** What signal[SIGNAL_INTERRUPT] holds for setup(): why it is interrupted (any non-zero value interrupts a VU). */
+export const INTERRUPT_STOP = 1;
+export const INTERRUPT_SETUP_TIMEOUT = 2;
 
 export interface ModuleHost {
   /** 0 in init #0, setup, teardown and handleSummary realms; 1..N in VU realms. */

@@ -14,8 +14,12 @@ export class IterationInterrupted extends Error {
  * and undo what it made (its later calls run normally), since teardown() does not run after a failed setup().
  */
 export class SetupInterrupted extends Error {
-  constructor() {
-    super('setup() was interrupted because the run was told to stop');
+  constructor(timedOut: boolean) {
+    super(
+      timedOut
+        ? 'setup() was interrupted because it ran past setupTimeout'
+        : 'setup() was interrupted because the run was told to stop',
+    );
     this.name = 'SetupInterrupted';
   }
 }

@@ -6,6 +6,7 @@ import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
 import {
   HostedBlockingError,
   type HttpModuleOptions,
+  INTERRUPT_SETUP_TIMEOUT,
   isEmptyRecord,
   type ModuleHost,
   type SampleInput,
@@ -175,8 +176,8 @@ export class VuRuntime implements ModuleHost {
     if (!this.interrupted()) return;
     // setup() is interrupted once, so that the calls in its catch or finally blocks (deleting what it made) run.
     if (this.data.mode === 'setup') {
-      Atomics.store(this.signal, SIGNAL_INTERRUPT, 0);
-      throw new SetupInterrupted();
+      const why = Atomics.exchange(this.signal, SIGNAL_INTERRUPT, 0);
+      throw new SetupInterrupted(why === INTERRUPT_SETUP_TIMEOUT);
     }
     throw new IterationInterrupted();
   }

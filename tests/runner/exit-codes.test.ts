@@ -30,6 +30,16 @@ describe('bench run exit codes', () => {
     expect(r.stdout).toMatch(/TOTAL RESULTS/);
   });
 
+  it('a setup() past setupTimeout is interrupted once: its catch runs, then the run exits 100', async () => {
+    const r = await bench(['run', '-q', fixture('setup-timeout-cleans-up-exit-100.js')]);
+    expect(r.code, r.stderr).toBe(100);
+    expect(r.stderr).toMatch(
+      /setup cleans up after: setup\(\) was interrupted because it ran past setupTimeout/,
+    );
+    expect(r.stderr).toMatch(/setup\(\) execution timed out after 1 seconds/);
+    expect(r.stderr).not.toMatch(/iteration ran|teardown ran/);
+  });
+
   it('exec.test.abort() exits 108 at once and teardown still runs', async () => {
     const r = await bench(['run', '-q', fixture('test-abort-exit-108.js')]);
     expect(r.code, r.stderr).toBe(108);
