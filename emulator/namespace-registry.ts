@@ -5,29 +5,16 @@
 import type { Dirent } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { badRequest, notFound } from './api-error';
+import { notFound } from './api-error';
 import type { EmulatorConfig } from './config';
 import { Indexer } from './indexer';
 import { Namespace, type VectorColumnFactory } from './namespace';
+import { checkNamespaceName, isNamespaceName } from './namespace-name';
 import { DELETED_PREFIX, FileWal, WalCorruptError } from './wal/file-wal';
 import { MemoryWal } from './wal/memory-wal';
 import type { WriteAheadLog } from './wal/wal';
 
-/** turbopuffer's documented name rule: `[A-Za-z0-9-_.]{1,128}`. */
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NS_PREFIX = 'ns-';
-
-export function checkNamespaceName(name: string): void {
-  if (!NAME.test(name))
-    throw badRequest(
-      `namespace name ${JSON.stringify(name)}: use 1 to 128 characters from A-Z, a-z, 0-9, '-', '_' and '.'`,
-    );
-  // They pass the character rule, but every HTTP client resolves them as path steps before sending the URL.
-  if (name === '.' || name === '..')
-    throw badRequest(
-      `namespace name ${JSON.stringify(name)}: "." and ".." cannot name a namespace (URLs treat them as path steps)`,
-    );
-}
 
 /** Startup refused: the data directory holds damage that is not a torn tail. The message lists every problem. */
 export class DataDirError extends Error {
@@ -93,7 +80,7 @@ export class NamespaceRegistry {
         continue;
       }
       const name = entry.name.startsWith(NS_PREFIX) ? entry.name.slice(NS_PREFIX.length) : '';
-      if (!entry.isDirectory() || !NAME.test(name)) {
+      if (!entry.isDirectory() || !isNamespaceName(name)) {
         problems.push({
           text: `${path}: not a namespace log (only ns-<name>/ directories belong here); move it out of the data directory`,
           salvageable: false,

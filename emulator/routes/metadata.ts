@@ -3,6 +3,7 @@
 // pinning); `read_only: true` is refused as not supported, `false` is what every emulator namespace is.
 import { badRequest } from '../api-error';
 import { parseJsonBody } from '../wire/json-body';
+import { fieldName } from '../wire/json-text';
 import type { Reply, RouteContext } from './context';
 
 export async function metadataRoute(ctx: RouteContext): Promise<Reply> {
@@ -14,7 +15,7 @@ function checkPinning(value: unknown): void {
   if (typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, v] of Object.entries(value)) {
       if (key !== 'replicas')
-        throw badRequest(`pinning.${key}: unknown field (pinning takes {"replicas": n})`);
+        throw badRequest(`pinning.${fieldName(key)}: unknown field (pinning takes {"replicas": n})`);
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
         throw badRequest(`pinning.replicas: expected a whole number of at least 1, got ${JSON.stringify(v)}`);
     }

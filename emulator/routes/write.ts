@@ -1,7 +1,7 @@
 // POST /v2/namespaces/:ns: upserts, patches, deletes, filter writes and schema changes, atomically.
 import { badRequest } from '../api-error';
 import type { Namespace, WriteResult } from '../namespace';
-import { checkNamespaceName } from '../namespace-registry';
+import { checkNamespaceName } from '../namespace-name';
 import { serverTotal } from '../performance';
 import type { FloatAllocator } from '../wire/vectors';
 import { isEmptyWrite, readWriteBody, type WriteRequest } from '../wire/write-request';

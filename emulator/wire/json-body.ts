@@ -132,7 +132,9 @@ function* parseSteps(
   replaceSlice: number,
 ): Generator<void, unknown> {
   const ranges = yield* longStrings(body, options.minBytes ?? RAW_STRING_MIN_BYTES, scanSlice);
-  return yield* parseWithout(body, ranges, replaceSlice, options.exactIntegers === true);
+  const value = yield* parseWithout(body, ranges, replaceSlice, options.exactIntegers === true);
+  // A body that is one long string holds no vector: as a RawString it would pass for an object (with a `body` key).
+  return value instanceof RawString ? value.toString() : value;
 }
 
 /**

@@ -4,7 +4,7 @@ import { badRequest } from '../api-error';
 import { isFilterOperator } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody, RawString } from './json-body';
-import { describeJson } from './json-text';
+import { describeJson, fieldName } from './json-text';
 import { parseDistanceMetric, UNSUPPORTED_NAME, unsupportedName } from './schema';
 import { vectorDims, writeVector } from './vectors';
 
@@ -232,7 +232,7 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
     if (!allowed.has(key)) {
       if (key === 'compute_attributes' || key === 'rerank_by')
         throw badRequest(`${prefix}${key}: not supported by the emulator`);
-      throw badRequest(`${prefix}${key}: unknown field in a query`);
+      throw badRequest(`${prefix}${fieldName(key)}: unknown field in a query`);
     }
   }
   if (body.distance_metric !== undefined && body.distance_metric !== null)
@@ -304,7 +304,9 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
     for (const [key, value] of Object.entries(consistency)) {
       if (key === 'level') continue;
       if (key !== 'max_staleness_seconds' || level !== 'eventual')
-        throw badRequest(`consistency.${key}: unknown field (eventual queries take max_staleness_seconds)`);
+        throw badRequest(
+          `consistency.${fieldName(key)}: unknown field (eventual queries take max_staleness_seconds)`,
+        );
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
         throw badRequest(
           `consistency.max_staleness_seconds: expected a whole number of seconds, got ${JSON.stringify(value)}`,

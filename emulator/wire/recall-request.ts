@@ -4,7 +4,7 @@
 import { badRequest } from '../api-error';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody } from './json-body';
-import { describeJson } from './json-text';
+import { describeJson, fieldName } from './json-text';
 import { parseRankBy, type RankBy, wholeNumberIn } from './query-request';
 
 export const DEFAULT_RECALL_NUM = 25;
@@ -35,7 +35,9 @@ export function parseRecallRequest(raw: unknown): RecallRequest {
   const body = raw as Record<string, unknown>;
   for (const key of Object.keys(body)) {
     if (!FIELDS.has(key))
-      throw badRequest(`${key}: unknown field in a recall request (it takes ${[...FIELDS].join(', ')})`);
+      throw badRequest(
+        `${fieldName(key)}: unknown field in a recall request (it takes ${[...FIELDS].join(', ')})`,
+      );
   }
   let rankBy: RecallRequest['rankBy'] = null;
   if (body.rank_by !== undefined && body.rank_by !== null) {

@@ -52,6 +52,16 @@ describe('parseJsonBody', () => {
     expect((parseJsonBody(body) as { s: string }).s).toBe('\u0000abc:0');
   });
 
+  it('a body that is one long string is that string, so each route refuses it as "not an object"', () => {
+    const long = JSON.stringify('L'.repeat(5000));
+    expect(parseJsonBody(Buffer.from(long))).toBe('L'.repeat(5000));
+    // It used to come back as a RawString, which the routes took for an object with a `body` field.
+    expect(badRequest(() => readRecallBody(Buffer.from(long)))).toBe('request body: expected a JSON object');
+    expect(badRequest(() => parseWriteRequest(parseJsonBody(Buffer.from(long)), ctx))).toBe(
+      'request body: expected a JSON object',
+    );
+  });
+
   it('invalid JSON is a 400', () => {
     expect(badRequest(() => parseJsonBody(Buffer.from('{"a": [1,')))).toMatch(/not valid JSON/);
   });
@@ -318,6 +328,9 @@ describe('recall requests', () => {
   it.each([
     ['[]', 'request body: expected a JSON object'],
     ['{"queries":[]}', 'queries: unknown field in a recall request'],
+    // A key that does not read as a name is quoted, so an empty one is still named.
+    ['{"num":2,"":1}', '"": unknown field in a recall request'],
+    ['{"a b":1}', '"a b": unknown field in a recall request'],
     ['{"rank_by":["v","ANN",[1]],"num":2}', 'num: rank_by gives the one query to measure, so num must be 1'],
     ['{"rank_by":["n","asc"]}', 'rank_by: recall is measured for a vector ranking'],
     ['{"top_k":0}', 'top_k: expected a whole number from 1 to 10000, got 0'],

@@ -1,10 +1,12 @@
 // A write body (POST /v2/namespaces/:ns) -> typed operations, or a 400 naming the field. Shape only: ids and values
 // are checked against the namespace's schema later, under its write lock (prepare-write.ts).
+
 import { badRequest } from '../api-error';
+import { checkNamespaceName } from '../namespace-name';
 import type { DistanceMetric } from '../vector/types';
 import { holdsRoundedInteger, isRoundedInteger } from './ids';
 import { materialize, parseJsonBody, parseJsonBodyAsync, RawString } from './json-body';
-import { describeJson } from './json-text';
+import { describeJson, fieldName } from './json-text';
 import type { AttributeSpec, IdType } from './schema';
 import { checkAttributeName, parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
 import type { FloatAllocator, VectorBatch } from './vectors';
@@ -189,7 +191,7 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
     throw badRequest('request body: expected a JSON object');
   const body = raw as Record<string, unknown>;
   for (const key of Object.keys(body)) {
-    if (!KNOWN_FIELDS.has(key)) throw badRequest(`${key}: unknown field in a write request`);
+    if (!KNOWN_FIELDS.has(key)) throw badRequest(`${fieldName(key)}: unknown field in a write request`);
   }
   if (body.branch_from_namespace !== undefined)
     throw badRequest('branch_from_namespace: branching is not supported by the emulator');
@@ -300,7 +302,8 @@ function checkEncryption(raw: unknown, field = 'encryption'): void {
   if (mode !== undefined && mode !== 'default')
     throw badRequest(`${field}.mode: expected "default", got ${describeJson(mode)}`);
   const extra = Object.keys(rest)[0];
-  if (extra !== undefined) throw badRequest(`${field}.${extra}: unknown field (only "mode" is supported)`);
+  if (extra !== undefined)
+    throw badRequest(`${field}.${fieldName(extra)}: unknown field (only "mode" is supported)`);
 }
 
 /** Whether an id (or a filter, which may compare ids) holds an integer JSON.parse could not keep exactly. */
@@ -338,20 +341,24 @@ const COPY_FIELDS = new Set(['source_namespace', 'source_region', 'source_api_ke
 
 function parseCopyFrom(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'string') {
+    checkNamespaceName(raw, 'copy_from_namespace');
+    return raw;
+  }
   if (typeof raw === 'object' && !Array.isArray(raw)) {
     const r = raw as Record<string, unknown>;
     if (typeof r.source_namespace === 'string') {
       for (const key of Object.keys(r))
         if (!COPY_FIELDS.has(key))
           throw badRequest(
-            `copy_from_namespace.${key}: unknown field (it takes ${[...COPY_FIELDS].join(', ')})`,
+            `copy_from_namespace.${fieldName(key)}: unknown field (it takes ${[...COPY_FIELDS].join(', ')})`,
           );
       if (r.source_region !== undefined || r.source_api_key !== undefined)
         throw badRequest(
           'copy_from_namespace: cross-region and cross-organization copies are not supported by the emulator',
         );
       checkEncryption(r.dest_encryption, 'copy_from_namespace.dest_encryption');
+      checkNamespaceName(r.source_namespace, 'copy_from_namespace.source_namespace');
       return r.source_namespace;
     }
   }

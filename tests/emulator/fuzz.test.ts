@@ -1,5 +1,5 @@
-// Property-based fuzzing of a real emulator process (dist/bench.js emulator) with hostile write, query, schema and
-// metadata bodies (fuzz/bodies.ts). Every answer: below 500, JSON, and for errors turbopuffer's envelope whose 400
+// Property-based fuzzing of a real emulator process (dist/bench.js emulator) with hostile write, query, schema,
+// metadata, async-copy and _debug/recall bodies, operation tokens and listing parameters (fuzz/bodies.ts). Every answer: below 500, JSON, and for errors turbopuffer's envelope whose 400
 // message names the field; the process's peak RSS stays bounded; a normal query still answers exactly afterwards.
 //
 //   make test: 2,000 cases, fixed seed (about a minute)      make fuzz: 50,000 cases (FUZZ_RUNS), a fresh seed each run
@@ -107,6 +107,11 @@ const FIELD_NAMES = [
   'rerank_by',
   'pinning',
   'read_only',
+  // _debug/recall, async copy, listing
+  'num',
+  'include_ground_truth',
+  'source_namespace',
+  'page_size',
   // anywhere
   'request body',
   'filter error in key `',
@@ -115,8 +120,22 @@ const FIELD_NAMES = [
   'unknown_field',
 ];
 
-function namesField(message: string): boolean {
-  return FIELD_NAMES.some((name) => message.startsWith(name));
+/** The body's top-level keys, when it is a JSON object. */
+function topLevelKeys(body: FuzzCase['body']): string[] {
+  try {
+    const value: unknown = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
+}
+
+function namesField(c: FuzzCase, message: string): boolean {
+  if (FIELD_NAMES.some((name) => message.startsWith(name))) return true;
+  // A field that is not the API's names itself ("colour: unknown field in a recall request"), quoted when it does
+  // not read as a name (`"": unknown field`).
+  const lead = /^([^\s:]+): /.exec(message)?.[1];
+  return lead !== undefined && topLevelKeys(c.body).some((k) => lead === k || lead === JSON.stringify(k));
 }
 
 /** Why an answer breaks the contract, or null when it keeps it. */
@@ -133,7 +152,7 @@ function violation(c: FuzzCase, answer: Answer): string | null {
   if (envelope?.status !== 'error' || typeof envelope.error !== 'string' || envelope.error === '')
     return `status ${answer.status} without the error envelope`;
   // 404 (no such namespace) and 429 (backpressure) are about state, not about a field of this body.
-  if (answer.status === 400 && c.kind !== 'garbage' && c.kind !== 'gzip' && !namesField(envelope.error))
+  if (answer.status === 400 && c.kind !== 'garbage' && c.kind !== 'gzip' && !namesField(c, envelope.error))
     return `400 whose message names no field: ${envelope.error}`;
   return null;
 }
