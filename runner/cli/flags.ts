@@ -42,7 +42,8 @@ export interface Flag {
   apply(r: ParsedRun, value: string | undefined): void;
 }
 
-function kv(value: string, flag: string): [string, string] {
+/** NAME=VALUE of a flag such as --env. */
+export function kv(value: string, flag: string): [string, string] {
   const eq = value.indexOf('=');
   if (eq <= 0) throw usageError(`--${flag} expects NAME=VALUE, got "${value}"`);
   return [value.slice(0, eq), value.slice(eq + 1)];

@@ -8,6 +8,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { kv } from '../cli/flags';
 import { Logger } from '../engine/logger';
 import { usageError } from '../errors';
 import { BUILTIN_NAMES } from '../metrics/builtin';
@@ -25,6 +26,7 @@ Flags:
                              (without it, thresholds come from the streams' Metric lines, submetric ones excepted)
       --setup-data FILE      what setup() returned, for --script's handleSummary(): a JSON file of that value, or a
                              bench experiment result JSON, whose setup_data member holds it
+  -e, --env NAME=VALUE       add NAME=VALUE to __ENV for --script (repeatable; the environment is in __ENV too)
   -o, --out json=FILE        write the merged samples (also csv=FILE); repeatable
       --summary-export FILE  write the merged summary export (the only output when merging exports)
       --summary-mode MODE    compact (default), full or disabled
@@ -35,6 +37,7 @@ interface MergeFlags {
   files: string[];
   script?: string;
   setupData?: string;
+  env: Record<string, string>;
   out: string[];
   summaryExport?: string;
   summaryMode: 'compact' | 'full' | 'disabled';
@@ -42,7 +45,7 @@ interface MergeFlags {
 }
 
 function parseMergeFlags(argv: string[]): MergeFlags | 'help' {
-  const f: MergeFlags = { files: [], out: [], summaryMode: 'compact', noColor: false };
+  const f: MergeFlags = { files: [], out: [], env: {}, summaryMode: 'compact', noColor: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -55,7 +58,10 @@ function parseMergeFlags(argv: string[]): MergeFlags | 'help' {
     else if (name === 'script' || a === '-s') f.script = value();
     else if (name === 'out' || a === '-o') f.out.push(value());
     else if (name === 'setup-data') f.setupData = value();
-    else if (name === 'summary-export') f.summaryExport = value();
+    else if (name === 'env' || a === '-e') {
+      const [k, v] = kv(value(), 'env');
+      f.env[k] = v;
+    } else if (name === 'summary-export') f.summaryExport = value();
     else if (name === 'summary-mode') {
       const mode = value();
       if (mode !== 'compact' && mode !== 'full' && mode !== 'disabled')
@@ -210,7 +216,7 @@ async function mergeStreams(f: MergeFlags): Promise<number> {
     return await runTest({
       scriptPath,
       cliOptions: {},
-      cliEnv: {},
+      cliEnv: f.env,
       processEnv: process.env,
       includeSystemEnvVars: true,
       noThresholds: false,

@@ -163,14 +163,30 @@ describe('bench merge', () => {
     writeFileSync(plain, JSON.stringify({ token: 7 }));
     const script = fixture('merge-setup-data.js');
 
-    const fromResult = await bench(['merge', '--script', script, '--setup-data', result, stream]);
+    const fromResult = await bench([
+      'merge',
+      '--script',
+      script,
+      '--setup-data',
+      result,
+      '-e',
+      'MERGE_KNOB=x=1',
+      stream,
+    ]);
     expect(fromResult.code, fromResult.stderr).toBe(0);
-    expect(fromResult.stdout).toBe('setup_data={"token":42,"ns":"a"} iterations=29\n');
-    const fromPlain = await bench(['merge', '--script', script, `--setup-data=${plain}`, stream]);
-    expect(fromPlain.stdout).toBe('setup_data={"token":7} iterations=29\n');
+    expect(fromResult.stdout).toBe('setup_data={"token":42,"ns":"a"} iterations=29 knob=x=1\n');
+    const fromPlain = await bench([
+      'merge',
+      '--script',
+      script,
+      `--setup-data=${plain}`,
+      '--env=MERGE_KNOB=2',
+      stream,
+    ]);
+    expect(fromPlain.stdout).toBe('setup_data={"token":7} iterations=29 knob=2\n');
     // Without it, as before: handleSummary gets no setup data.
     const without = await bench(['merge', '--script', script, stream]);
-    expect(without.stdout).toBe('setup_data=undefined iterations=29\n');
+    expect(without.stdout).toBe('setup_data=undefined iterations=29 knob=undefined\n');
 
     const noScript = await bench(['merge', '--setup-data', plain, stream]);
     expect(noScript.code).toBe(255);
