@@ -16,7 +16,18 @@ export interface ResultOutput<Setup, Result> {
   text: (result: Result, files: string[]) => string;
 }
 
-export function makeHandleSummary<Setup, Result>(
+/**
+ * What the result JSON file holds: the result, then setup()'s data, so that `bench merge --setup-data` can write
+ * this report from the merged streams of a split run's runners (runner/README.md, k6-operator).
+ */
+export function resultFile<Result extends object>(
+  result: Result,
+  setup: unknown,
+): Result & { setup_data: unknown } {
+  return { ...result, setup_data: setup };
+}
+
+export function makeHandleSummary<Setup, Result extends object>(
   o: ResultOutput<Setup, Result>,
 ): (data: SummaryData) => Record<string, string> {
   return (data) => {
@@ -35,9 +46,7 @@ export function makeHandleSummary<Setup, Result>(
     const files = [`${base}.md`, `${base}.json`];
     return {
       [files[0]]: o.markdown(result),
-      // setup()'s data rides along, so `bench merge --setup-data` can write this report from the merged streams of
-      // a split run's runners (runner/README.md, k6-operator).
-      [files[1]]: jsonFileText({ ...result, setup_data: setup }),
+      [files[1]]: jsonFileText(resultFile(result, setup)),
       stdout: o.text(result, files),
     };
   };
