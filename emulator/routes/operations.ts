@@ -9,6 +9,7 @@ import { ApiError, badRequest, envelope } from '../api-error';
 import { checkNamespaceName } from '../namespace-name';
 import type { NamespaceRegistry } from '../namespace-registry';
 import { parseJsonBody } from '../wire/json-body';
+import { fieldName } from '../wire/json-text';
 import { plainAllocator } from '../wire/vectors';
 import { parseWriteRequest } from '../wire/write-request';
 import type { Reply, RouteContext } from './context';
@@ -51,7 +52,7 @@ export async function startAsyncRoute(ctx: RouteContext): Promise<Reply> {
   for (const key of Object.keys(raw))
     if (key !== 'copy_from_namespace')
       throw badRequest(
-        `${key}: only copy_from_namespace runs asynchronously; send other writes to POST /v2/namespaces/:ns`,
+        `${fieldName(key)}: only copy_from_namespace runs asynchronously; send other writes to POST /v2/namespaces/:ns`,
       );
   const request = parseWriteRequest(raw, {
     vectorColumns: new Set(),

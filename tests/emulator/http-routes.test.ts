@@ -461,6 +461,20 @@ describe('namespace routes', () => {
     expectError(await recall({ num: 0 }), 400, /^num: expected a whole number from 1 to 1000, got 0$/);
   });
 
+  it('async copy_from_namespace refuses any other field by its name, quoted when it does not read as one', async () => {
+    const e = await seeded();
+    const start = (body: unknown) => e.post('/v2/namespaces/copy/async', body);
+    expectError(
+      await start({ copy_from_namespace: 'docs', upsert_rows: [] }),
+      400,
+      /^upsert_rows: only copy_from_namespace runs asynchronously; send other writes to POST \/v2\/namespaces\/:ns$/,
+    );
+    // The fuzz suite's find: an empty key made the message start ": only ...", naming nothing.
+    expectError(await start({ '': {} }), 400, /^"": only copy_from_namespace runs asynchronously/);
+    expectError(await start({ 'a b': 1 }), 400, /^"a b": only copy_from_namespace runs asynchronously/);
+    expect((await e.get('/v1/namespaces')).body.namespaces).toEqual([{ id: 'docs' }]);
+  });
+
   it('/_emulator/settings names the version and every setting that shapes a run', async () => {
     const e = await seeded({
       backlogLimitBytes: 6 * 2 ** 20,
