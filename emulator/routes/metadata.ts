@@ -3,7 +3,7 @@
 // pinning); `read_only: true` is refused as not supported, `false` is what every emulator namespace is.
 import { badRequest } from '../api-error';
 import { parseJsonBody } from '../wire/json-body';
-import { fieldName } from '../wire/json-text';
+import { describeJson, fieldName } from '../wire/json-text';
 import type { Reply, RouteContext } from './context';
 
 export async function metadataRoute(ctx: RouteContext): Promise<Reply> {
@@ -17,7 +17,7 @@ function checkPinning(value: unknown): void {
       if (key !== 'replicas')
         throw badRequest(`pinning.${fieldName(key)}: unknown field (pinning takes {"replicas": n})`);
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-        throw badRequest(`pinning.replicas: expected a whole number of at least 1, got ${JSON.stringify(v)}`);
+        throw badRequest(`pinning.replicas: expected a whole number of at least 1, got ${describeJson(v)}`);
     }
     return;
   }

@@ -187,7 +187,7 @@ function parseOffset(raw: unknown, ranked: boolean, prefix: string): number {
   if (raw === undefined || raw === null) return 0;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > MAX_OFFSET)
     throw badRequest(
-      `${prefix}offset: expected a whole number from 0 to ${MAX_OFFSET}, got ${JSON.stringify(raw)}`,
+      `${prefix}offset: expected a whole number from 0 to ${MAX_OFFSET}, got ${describeJson(raw)}`,
     );
   if (!ranked) throw badRequest(`${prefix}offset: needs rank_by and top_k (or limit)`);
   return raw;
@@ -309,7 +309,7 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
         );
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
         throw badRequest(
-          `consistency.max_staleness_seconds: expected a whole number of seconds, got ${JSON.stringify(value)}`,
+          `consistency.max_staleness_seconds: expected a whole number of seconds, got ${describeJson(value)}`,
         );
     }
   }

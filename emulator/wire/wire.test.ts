@@ -246,6 +246,14 @@ describe('query requests', () => {
   ])('%j -> %s', (body, message) => {
     expect(badRequest(() => parseQueryRequest(body))).toContain(message);
   });
+
+  it('a deeply nested offset is a 400 quoting its start, not a 500 (JSON.stringify ran out of stack)', () => {
+    // Found by the fuzz suite (FUZZ_RUNS=50000 FUZZ_SEED=25462): offset is not depth-checked before its message.
+    const body = `{"rank_by":["id","asc"],"top_k":1,"offset":${'['.repeat(9000)}1${']'.repeat(9000)}}`;
+    expect(badRequest(() => parseQueryRequest(parseJsonBody(Buffer.from(body))))).toBe(
+      `offset: expected a whole number from 0 to 10000, got ${'['.repeat(60)}...`,
+    );
+  });
 });
 
 describe('exact integers and bounded messages', () => {

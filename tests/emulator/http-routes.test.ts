@@ -342,6 +342,17 @@ describe('namespace routes', () => {
     expectError(await e.get('/v2/namespaces/nope/metadata'), 404, /not found/);
   });
 
+  it('PATCH metadata: a deeply nested pinning.replicas is a 400 quoting its start, not a 500', async () => {
+    const e = await seeded();
+    const deep = `${'['.repeat(9000)}1${']'.repeat(9000)}`;
+    const reply = await e.request(
+      'PATCH',
+      '/v1/namespaces/docs/metadata',
+      `{"pinning":{"replicas":${deep}}}`,
+    );
+    expectError(reply, 400, /^pinning\.replicas: expected a whole number of at least 1, got \[{60}\.\.\.$/);
+  });
+
   it('lists namespaces by prefix with cursor pagination, and deletes them', async () => {
     emulator = await startTestEmulator();
     for (const name of ['a-1', 'a-2', 'a-3', 'b-1'])
