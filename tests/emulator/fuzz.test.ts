@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FuzzCase, fuzzCase, NAMESPACES } from './fuzz/bodies';
+import { COPY_TARGETS, type FuzzCase, fuzzCase, NAMESPACES } from './fuzz/bodies';
 
 const BENCH = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
@@ -107,7 +107,8 @@ const FIELD_NAMES = [
   'rerank_by',
   'pinning',
   'read_only',
-  // _debug/recall, async copy, listing
+  // a namespace in the path; _debug/recall, async copy, listing
+  'namespace name',
   'num',
   'include_ground_truth',
   'source_namespace',
@@ -157,6 +158,40 @@ function violation(c: FuzzCase, answer: Answer): string | null {
   return null;
 }
 
+/** A copy the run started (POST .../async answered a token), polled until it finishes. */
+interface Started {
+  namespace: string;
+  token: string;
+}
+
+/** Why a poll of a real operation breaks the contract (a finished copy's error is a 4xx envelope), or null. */
+function operationViolation(answer: Answer): string | null {
+  if (answer.status !== 200) return `poll answered ${answer.status}: ${answer.text.slice(0, 500)}`;
+  const op = JSON.parse(answer.text) as {
+    status?: unknown;
+    result?: {
+      success?: unknown;
+      error?: { status_code?: unknown; detail?: { status?: unknown; error?: unknown } };
+    };
+  };
+  if (op.status === 'running') return null;
+  if (op.status !== 'finished') return `poll status ${JSON.stringify(op.status)}`;
+  const error = op.result?.error;
+  if (error === undefined) return op.result?.success === undefined ? 'finished with no result' : null;
+  if (typeof error.status_code !== 'number' || error.status_code >= 500 || error.status_code < 400)
+    return `copy finished with status_code ${JSON.stringify(error.status_code)}: ${answer.text.slice(0, 500)}`;
+  if (error.detail?.status !== 'error' || typeof error.detail.error !== 'string' || error.detail.error === '')
+    return `copy error without the envelope: ${answer.text.slice(0, 500)}`;
+  return null;
+}
+
+/** The outcome a poll reports, for the run's counts: running, success, or the error's status code. */
+function operationOutcome(answer: Answer): string {
+  const op = JSON.parse(answer.text) as { status: string; result?: { error?: { status_code: number } } };
+  if (op.status === 'running') return 'running';
+  return op.result?.error ? `error ${op.result.error.status_code}` : 'success';
+}
+
 function rssKb(field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -199,6 +234,29 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
   const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   let cases = 0;
   const trail: number[] = [];
+  // Copies still running: polled again at each canary and at the end until they finish (each in at most 20 s).
+  let running: Started[] = [];
+  const poll = async (op: Started) => {
+    const answer = await send('GET', `/v1/namespaces/${op.namespace}/operations/${op.token}`, '', {});
+    const problem = operationViolation(answer);
+    if (problem) throw new Error(`${problem}\nGET operation ${op.token} of ${op.namespace}`);
+    return answer;
+  };
+  const settle = async () => {
+    const deadline = Date.now() + 20_000;
+    while (running.length > 0) {
+      const still: Started[] = [];
+      for (const op of running) {
+        const outcome = operationOutcome(await poll(op));
+        if (outcome === 'running') still.push(op);
+        else count(`copy ${outcome}`);
+      }
+      running = still;
+      if (running.length > 0 && Date.now() > deadline)
+        throw new Error(`copies still running after 20 s: ${JSON.stringify(running)}`);
+      if (running.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   await fc.assert(
     fc.asyncProperty(fuzzCase, async (c) => {
       const answer = await send(c.method, c.path, c.body, c.headers);
@@ -206,15 +264,33 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
       count(`${c.kind} ${answer.status}`);
       const problem = violation(c, answer);
       if (problem) throw new Error(`${problem}\n${c.method} ${c.path}\n${String(c.body).slice(0, 2000)}`);
-      if (cases % CANARY_EVERY === 0) await canary();
+      const token = c.kind === 'async' && answer.status === 200 ? JSON.parse(answer.text).token : undefined;
+      // An empty namespace segment collapses (/v2/namespaces//async is a write to "async"): no token then.
+      if (typeof token === 'string') {
+        const op = { namespace: c.namespace, token };
+        // At once (often still running), then under a namespace it does not belong to: a 404 envelope.
+        const outcome = operationOutcome(await poll(op));
+        if (outcome === 'running') running.push(op);
+        else count(`copy ${outcome}`);
+        const other = NAMESPACES.find((ns) => ns !== op.namespace) ?? 'fz-a';
+        const stray = await send('GET', `/v1/namespaces/${other}/operations/${op.token}`, '', {});
+        const strayProblem = violation({ ...c, kind: 'operation', body: '' }, stray);
+        if (stray.status !== 404 || strayProblem)
+          throw new Error(`token of ${op.namespace} polled under ${other}: ${stray.status} ${stray.text}`);
+      }
+      if (cases % CANARY_EVERY === 0) {
+        await settle();
+        await canary();
+      }
       // Resident memory at each tenth of the run: a leak shows as a climb, pooled buffers as a plateau.
       if (cases % Math.max(1, Math.floor(RUNS / 10)) === 0) trail.push(Math.round(rssKb('VmRSS') / 1024));
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
+  await settle();
   await canary();
   // Every namespace the cases wrote still answers a plain query (or is absent).
-  for (const ns of NAMESPACES) {
+  for (const ns of [...NAMESPACES, ...COPY_TARGETS]) {
     const reply = await send('POST', `/v2/namespaces/${ns}/query`, '{"rank_by":["id","asc"],"top_k":5}', {
       'content-type': 'application/json',
     });
