@@ -35,15 +35,15 @@ function scalarText(v: unknown, max: number): string | null {
   return String(v);
 }
 
-/**
- * A request value as JSON for an error message, cut at `max` characters. Never throws and never walks more than it
- * prints: BigInts keep their digits, non-finite numbers say so, long strings and deep nesting are cut.
- */
 /** A body's key as a message names it: as it is when it reads as a name, else quoted (`""`, keys with spaces). */
 export function fieldName(key: string): string {
   return /^[A-Za-z_$][\w$.-]*$/.test(key) ? key : JSON.stringify(key);
 }
 
+/**
+ * A request value as JSON for an error message, cut at `max` characters. Never throws and never walks more than it
+ * prints: BigInts keep their digits, non-finite numbers say so, long strings and deep nesting are cut.
+ */
 export function describeJson(value: unknown, max = 60): string {
   let out = '';
   const walk = (v: unknown): void => {
