@@ -134,9 +134,12 @@ function topLevelKeys(body: FuzzCase['body']): string[] {
 function namesField(c: FuzzCase, message: string): boolean {
   if (FIELD_NAMES.some((name) => message.startsWith(name))) return true;
   // A field that is not the API's names itself ("colour: unknown field in a recall request"), quoted when it does
-  // not read as a name (`"": unknown field`).
-  const lead = /^([^\s:]+): /.exec(message)?.[1];
-  return lead !== undefined && topLevelKeys(c.body).some((k) => lead === k || lead === JSON.stringify(k));
+  // not read as a name (`"": unknown field`). Matched key by key, since a quoted key may itself hold ': '; bare only
+  // when it has no space, colon or quote, so that an empty key's ": ..." does not pass for a name.
+  return topLevelKeys(c.body).some(
+    (k) =>
+      message.startsWith(`${JSON.stringify(k)}: `) || (/^[^\s:"]+$/.test(k) && message.startsWith(`${k}: `)),
+  );
 }
 
 /** Why an answer breaks the contract, or null when it keeps it. */
