@@ -11,7 +11,7 @@ export function isNamespaceName(name: string): boolean {
 
 /** `label` says where the name came from, so that the 400 names the field (`copy_from_namespace.source_namespace`). */
 export function checkNamespaceName(name: string, label = 'namespace name'): void {
-  if (!NAME.test(name))
+  if (!isNamespaceName(name))
     throw badRequest(
       `${label} ${JSON.stringify(name)}: use 1 to 128 characters from A-Z, a-z, 0-9, '-', '_' and '.'`,
     );

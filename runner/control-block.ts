@@ -3,19 +3,27 @@
 //
 //   VU signal (Int32Array, one per VU)        scenario block (Int32Array, one per scenario run)
 //   [0] WAKE       sync-call wake word         [0] STOP        1: regular end reached, start no iteration
-//   [1] INTERRUPT  1: current iteration must   [1] NEXT_ITER   next iteration number; arrival-rate VUs claim
-//                  stop (sleep/http throw)                     start n and wait for its intended time
+//   [1] INTERRUPT  non-0: current iteration    [1] NEXT_ITER   next iteration number; arrival-rate VUs claim
+//                  must stop (sleep/http                       start n and wait for its intended time
+//                  throw; setup: why, once)
 //   [2] STOP_NEW   1: finish the current       [2] DROPPED     arrival starts no VU was free for
 //                  iteration, then leave       [5] COMPLETED   [6] INTERRUPTED   [7] BUSY (VUs inside an iteration)
 //                                              [8] VUS (VUs in the scenario)     [9] PENDING (VUs asked for)
 //                                              [10] STARTED (arrival-rate iterations started: their numbers)
 //
 //   instance block (Int32Array): [0] COMPLETED [1] INTERRUPTED [2] VUS_ACTIVE [3] VUS_INITIALIZED
-import { SIGNAL_INTERRUPT, SIGNAL_WAKE } from './modules/module-host';
+import { INTERRUPT_STOP, SIGNAL_INTERRUPT, SIGNAL_WAKE } from './modules/module-host';
 
 export { SIGNAL_INTERRUPT, SIGNAL_WAKE };
 export const SIGNAL_STOP_NEW = 2;
 export const SIGNAL_WORDS = 4;
+
+/** Interrupts a realm: its blocking waits (sleep, sync HTTP) wake and its next call throws; `why` is for setup(). */
+export function raiseInterrupt(signal: Int32Array, why = INTERRUPT_STOP): void {
+  Atomics.store(signal, SIGNAL_INTERRUPT, why);
+  Atomics.store(signal, SIGNAL_WAKE, 1);
+  Atomics.notify(signal, SIGNAL_WAKE);
+}
 
 export const SC_STOP = 0;
 export const SC_NEXT_ITER = 1;

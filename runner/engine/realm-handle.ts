@@ -1,7 +1,7 @@
 // The main thread's handle on one realm worker: routes its messages (samples to the aggregator, logs to the
 // logger, aborts to the run) and lets the engine await the replies it expects (ready, result, activationDone).
 import { type TransferListItem, Worker } from 'node:worker_threads';
-import { SIGNAL_INTERRUPT, SIGNAL_STOP_NEW, SIGNAL_WAKE } from '../control-block';
+import { raiseInterrupt, SIGNAL_INTERRUPT, SIGNAL_STOP_NEW } from '../control-block';
 import type { Aggregator } from '../metrics/aggregator';
 import type { SampleBatch } from '../metrics/sample-batch';
 import type { ActivateMessage, MainToRealm, RealmData, RealmToMain } from '../vu/wire';
@@ -125,9 +125,7 @@ export class VuHandle extends RealmHandle {
 
   /** Interrupts the current iteration: wakes blocking waits (sleep, sync HTTP) and async waits. */
   interrupt(): void {
-    Atomics.store(this.signal, SIGNAL_INTERRUPT, 1);
-    Atomics.store(this.signal, SIGNAL_WAKE, 1);
-    Atomics.notify(this.signal, SIGNAL_WAKE);
+    raiseInterrupt(this.signal);
     this.post({ type: 'interrupt', gen: this.gen });
   }
 

@@ -1,7 +1,7 @@
 // init #0, setup, teardown and handleSummary each run in a fresh realm with __VU = 0; this runs one such realm
 // to its single reply, under a timeout.
 import type { TransferListItem } from 'node:worker_threads';
-import { newInt32Block, SIGNAL_INTERRUPT, SIGNAL_WAKE, SIGNAL_WORDS } from '../control-block';
+import { newInt32Block, raiseInterrupt, SIGNAL_WORDS } from '../control-block';
 import { INTERRUPT_SETUP_TIMEOUT, INTERRUPT_STOP } from '../modules/module-host';
 import type { RealmData, RealmMode, RealmToMain } from '../vu/wire';
 import { type RealmEvents, RealmHandle, workerLink } from './realm-handle';
@@ -26,12 +26,7 @@ export async function runTransientRealm(
   interrupt?: Promise<unknown>,
 ): Promise<TransientReply> {
   const signal = newInt32Block(SIGNAL_WORDS);
-  const interruptWith = (why: number) => {
-    Atomics.store(signal, SIGNAL_INTERRUPT, why);
-    Atomics.store(signal, SIGNAL_WAKE, 1);
-    Atomics.notify(signal, SIGNAL_WAKE);
-  };
-  void interrupt?.then(() => interruptWith(INTERRUPT_STOP));
+  void interrupt?.then(() => raiseInterrupt(signal, INTERRUPT_STOP));
   const transfer: TransferListItem[] = template.httpPort ? [template.httpPort] : [];
   let abortMessage: string | undefined;
   let abortNow: (() => void) | undefined;
@@ -50,7 +45,7 @@ export async function runTransientRealm(
   const timedOut = async (): Promise<TransientReply> => {
     pastTimeout = true;
     if (interrupt) {
-      interruptWith(INTERRUPT_SETUP_TIMEOUT);
+      raiseInterrupt(signal, INTERRUPT_SETUP_TIMEOUT);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         replied,

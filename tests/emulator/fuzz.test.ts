@@ -1,6 +1,6 @@
 // Property-based fuzzing of a real emulator process (dist/bench.js emulator) with hostile write, query, schema,
-// metadata, async-copy and _debug/recall bodies, operation tokens and listing parameters (fuzz/bodies.ts). Every answer: below 500, JSON, and for errors turbopuffer's envelope whose 400
-// message names the field; the process's peak RSS stays bounded; a normal query still answers exactly afterwards.
+// metadata, async-copy and _debug/recall bodies, operation tokens and listing parameters (fuzz/bodies.ts). Every
+// answer: below 500, JSON, and for errors turbopuffer's envelope whose 400 message names the field; the process's peak RSS stays bounded; a normal query still answers exactly afterwards.
 //
 //   make test: 2,000 cases, fixed seed (about a minute)      make fuzz: 50,000 cases (FUZZ_RUNS), a fresh seed each run
 //   FUZZ_SEED=<n> FUZZ_RUNS=<n> npx vitest run tests/emulator/fuzz.test.ts   reproduces a reported run
@@ -239,18 +239,19 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
   const trail: number[] = [];
   // Copies still running: polled again at each canary and at the end until they finish (each in at most 20 s).
   let running: Started[] = [];
+  /** The copy's outcome now: running, success or its error's status code. */
   const poll = async (op: Started) => {
     const answer = await send('GET', `/v1/namespaces/${op.namespace}/operations/${op.token}`, '', {});
     const problem = operationViolation(answer);
     if (problem) throw new Error(`${problem}\nGET operation ${op.token} of ${op.namespace}`);
-    return answer;
+    return operationOutcome(answer);
   };
   const settle = async () => {
     const deadline = Date.now() + 20_000;
     while (running.length > 0) {
       const still: Started[] = [];
       for (const op of running) {
-        const outcome = operationOutcome(await poll(op));
+        const outcome = await poll(op);
         if (outcome === 'running') still.push(op);
         else count(`copy ${outcome}`);
       }
@@ -272,7 +273,7 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
       if (typeof token === 'string') {
         const op = { namespace: c.namespace, token };
         // At once (often still running), then under a namespace it does not belong to: a 404 envelope.
-        const outcome = operationOutcome(await poll(op));
+        const outcome = await poll(op);
         if (outcome === 'running') running.push(op);
         else count(`copy ${outcome}`);
         const other = NAMESPACES.find((ns) => ns !== op.namespace) ?? 'fz-a';
