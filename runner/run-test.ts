@@ -18,6 +18,7 @@ import {
   EXIT_SCRIPT_EXCEPTION,
   EXIT_THRESHOLDS_FAILED,
 } from './exit-codes';
+import { tuneHeapForLoad } from './heap-tuning';
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';
 import { LoopLagProbe } from './metrics/loop-lag';
@@ -152,6 +153,7 @@ export function placementText(p: VuPlacement): string {
 }
 
 export async function runTest(input: RunInput): Promise<number> {
+  tuneHeapForLoad();
   const dashboard = checkKnownOutputs(input);
   const signals = new Signals();
   if (input.handleSignals) signals.install();

@@ -14,13 +14,17 @@
 // BENCH_START_VUS (100), BENCH_START_RATE (100), BENCH_START_SECONDS (10), BENCH_FORMS ("sync,async"),
 // BENCH_FLAGS (extra `bench run` flags for every runner run, e.g. "--vu-threads 0"), BENCH_CLI (dist/bench.js),
 // BENCH_NODE_ARGS (node flags for the runner, e.g. "--cpu-prof --cpu-prof-dir=prof"), BENCH_ENDPOINT_CPU (the CPU the
-// endpoint is pinned to; the last one by default). `make bench-runner` runs it (not part of `make test`).
+// endpoint is pinned to; the last one by default), BENCH_TIMELINE (1: each form once more with `--out json`, and
+// where its drops and slow requests fell against the machine's steal share, second by second: scripts/drop-timeline.ts).
+// `make bench-runner` runs it (not part of `make test`).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { choiceKnob, intKnob, KnobError, positiveKnob, readKnobs } from './bench-knobs';
+import { type JsonPoint, type Second, splitBySteal, Timeline } from './drop-timeline';
 import { goTools, VEGETA_MODULE } from './go-tools';
 import { CpuSampler } from './proc-stats';
 
@@ -38,6 +42,7 @@ const {
   START_SECONDS,
   ENDPOINT_CPU,
   FORMS,
+  TIMELINE,
 } = readKnobs(() => ({
   RATE: positiveKnob('BENCH_RATE', 2000),
   SECONDS: positiveKnob('BENCH_SECONDS', 30),
@@ -51,6 +56,7 @@ const {
   FORMS: choiceKnob('BENCH_FORMS', ['sync,async', 'sync', 'async'] as const, 'sync,async').split(
     ',',
   ) as Form[],
+  TIMELINE: choiceKnob('BENCH_TIMELINE', ['0', '1'] as const, '0') === '1',
 }));
 const CLI = resolve(root, process.env.BENCH_CLI ?? 'dist/bench.js');
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -90,6 +96,8 @@ interface Figures {
   steal: number;
   /** Epoch ms from the process's spawn to the first scenario's start (runner: the end of setup()). */
   readyMs: number;
+  /** Second by second (runner runs with a timeline only: BENCH_TIMELINE=1). */
+  timeline?: Second[];
 }
 
 let endpointPid = 0;
@@ -238,14 +246,18 @@ async function runBench(
   rate: number,
   seconds: number,
   vus: number,
+  /** Also write the samples (`--out json`) and make a timeline counting requests slower than this, in ms. */
+  timelineSlowMs?: number,
 ): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
   try {
     const file = join(dir, 'script.js');
     const figuresFile = join(dir, 'figures.json');
+    const samplesFile = join(dir, 'samples.ndjson');
     writeFileSync(file, script({ url, form, rate, seconds, vus, figures: figuresFile }));
+    const out = timelineSlowMs === undefined ? [] : ['--out', `json=${samplesFile}`];
     const spawned = Date.now();
-    const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...FLAGS, file], {
+    const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...FLAGS, ...out, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const sampler = new CpuSampler(child.pid ?? 0);
@@ -274,10 +286,31 @@ async function runBench(
       lagP99: f.lagP99,
       peakRss: sampler.peakRssBytes,
       readyMs: f.t0 - spawned,
+      timeline:
+        timelineSlowMs === undefined
+          ? undefined
+          : await readTimeline(samplesFile, f.t0, seconds, timelineSlowMs, sampler),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The seconds of a run's `--out json` samples, with the machine's steal share in each. */
+async function readTimeline(
+  file: string,
+  t0: number,
+  seconds: number,
+  slowMs: number,
+  sampler: CpuSampler,
+): Promise<Second[]> {
+  const timeline = new Timeline(t0, Math.ceil(seconds), slowMs);
+  // Some 900,000 lines at 2000/s for 30 s: only the two metrics counted are parsed.
+  for await (const line of createInterface({ input: createReadStream(file) }))
+    if (line.includes('"metric":"dropped_iterations"') || line.includes('"metric":"http_req_duration"'))
+      timeline.add(JSON.parse(line) as JsonPoint);
+  timeline.setSteal(sampler.machineReadings());
+  return timeline.seconds;
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(3)} ms`);
@@ -294,6 +327,41 @@ const FORM_NAME: Record<Form, string> = {
   sync: 'bench, sync `http.get`',
   async: 'bench, async `await http.asyncRequest`',
 };
+
+/** Steal share of one second above which the hypervisor is taken to have held this VM's CPUs back in it. */
+const STOLEN = 0.02;
+
+/**
+ * BENCH_TIMELINE=1: each form again, its samples written (`--out json`, which costs the runner CPU of its own), and
+ * its drops and over-the-bound requests split by the steal share of the second they fell in.
+ */
+async function printTimelines(url: string, slowMs: number): Promise<void> {
+  console.log(
+    `\n1b. where the drops fell: each form again with --out json, by the machine's steal share in each second (stolen: >= ${pct(STOLEN)}); slow: over ${ms(slowMs)}, twice vegeta's p99\n`,
+  );
+  console.log(
+    '| client | quiet seconds | dropped there | slow there | stolen seconds | dropped there | slow there | dropped in all |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const lines: string[] = [];
+  for (const form of FORMS) {
+    const f = await runBench(form, url, RATE, SECONDS, VUS, slowMs);
+    const { quiet, stolen } = splitBySteal(f.timeline ?? [], STOLEN);
+    const share = (n: number, of: number) => `${n} (${pct(n / of)})`;
+    console.log(
+      `| ${FORM_NAME[form]} | ${quiet.seconds} | ${quiet.drops} | ${share(quiet.slow, quiet.requests)} | ${stolen.seconds} | ${stolen.drops} | ${share(stolen.slow, stolen.requests)} | ${f.dropped} |`,
+    );
+    lines.push(
+      `   ${form}: seconds with drops (second: dropped, steal): ${
+        (f.timeline ?? [])
+          .map((sec, i) => (sec.drops > 0 ? `${i}: ${sec.drops}, ${pct(sec.steal)}` : ''))
+          .filter(Boolean)
+          .join('; ') || 'none'
+      }`,
+    );
+  }
+  console.log(`\n${lines.join('\n')}`);
+}
 
 async function main(): Promise<void> {
   const tools = goTools(root);
@@ -331,6 +399,7 @@ async function main(): Promise<void> {
     console.log(
       `   vegeta: ${vegeta.requests} requests (${vegeta.rate.toFixed(1)}/s); steal ${pct(vegeta.steal)}`,
     );
+    if (TIMELINE) await printTimelines(url, 2 * vegeta.p99);
 
     console.log(`\n2. a slow test: ${SLOW_RATE}/s for ${SLOW_SECONDS} s (${VUS} VUs)\n`);
     console.log(

@@ -42,6 +42,11 @@ export class CpuSampler {
     clearInterval(this.timer);
   }
 
+  /** The machine's /proc/stat ticks at each sample (epoch ms), in order. */
+  machineReadings(): { at: number; ticks: MachineTicks }[] {
+    return this.samples.map((s) => ({ at: s.time, ticks: s.machine }));
+  }
+
   /** The process's peak resident set size (VmHWM) as last read, in bytes (NaN without /proc). */
   get peakRssBytes(): number {
     return this.peakKb * 1024;
