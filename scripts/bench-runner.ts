@@ -15,7 +15,8 @@
 // BENCH_FLAGS (extra `bench run` flags for every runner run, e.g. "--vu-threads 0"), BENCH_CLI (dist/bench.js),
 // BENCH_NODE_ARGS (node flags for the runner, e.g. "--cpu-prof --cpu-prof-dir=prof"), BENCH_ENDPOINT_CPU (the CPU the
 // endpoint is pinned to; the last one by default), BENCH_TIMELINE (1: each form once more with `--out json`, and
-// where its drops and slow requests fell against the machine's steal share, second by second: scripts/drop-timeline.ts).
+// where its drops and slow requests fell against the steal share and the CPU stalls (scripts/stall-probe/main.go)
+// of each second: scripts/drop-timeline.ts).
 // `make bench-runner` runs it (not part of `make test`).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,14 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { choiceKnob, intKnob, KnobError, positiveKnob, readKnobs } from './bench-knobs';
-import { type JsonPoint, type Second, splitBySteal, Timeline } from './drop-timeline';
+import {
+  type JsonPoint,
+  parseStalls,
+  type Second,
+  type Stall,
+  splitSeconds,
+  Timeline,
+} from './drop-timeline';
 import { goTools, VEGETA_MODULE } from './go-tools';
 import { CpuSampler } from './proc-stats';
 
@@ -96,8 +104,8 @@ interface Figures {
   steal: number;
   /** Epoch ms from the process's spawn to the first scenario's start (runner: the end of setup()). */
   readyMs: number;
-  /** Second by second (runner runs with a timeline only: BENCH_TIMELINE=1). */
-  timeline?: Second[];
+  /** Second by second, and the probe's stalls (runner runs with a timeline only: BENCH_TIMELINE=1). */
+  timeline?: { seconds: Second[]; stalls: Stall[] };
 }
 
 let endpointPid = 0;
@@ -246,8 +254,8 @@ async function runBench(
   rate: number,
   seconds: number,
   vus: number,
-  /** Also write the samples (`--out json`) and make a timeline counting requests slower than this, in ms. */
-  timelineSlowMs?: number,
+  /** Also write the samples (`--out json`) and make a timeline, counting requests slower than `slowMs`, beside `probe`. */
+  timeline?: { slowMs: number; probe: string },
 ): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
   try {
@@ -255,7 +263,8 @@ async function runBench(
     const figuresFile = join(dir, 'figures.json');
     const samplesFile = join(dir, 'samples.ndjson');
     writeFileSync(file, script({ url, form, rate, seconds, vus, figures: figuresFile }));
-    const out = timelineSlowMs === undefined ? [] : ['--out', `json=${samplesFile}`];
+    const out = timeline ? ['--out', `json=${samplesFile}`] : [];
+    const probe = timeline ? startProbe(timeline.probe) : undefined;
     const spawned = Date.now();
     const child = spawn(process.execPath, [...NODE_ARGS, CLI, 'run', '-q', ...FLAGS, ...out, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -273,6 +282,7 @@ async function runBench(
     const code = await closed(child);
     sampler.stop();
     endpoint.stop();
+    const stalls = parseStalls((await probe?.stop()) ?? '');
     if (code !== 0) throw new Error(`bench run exited with ${code}:\n${stderr}`);
     const f = JSON.parse(readFileSync(figuresFile, 'utf8'));
     return {
@@ -287,30 +297,49 @@ async function runBench(
       peakRss: sampler.peakRssBytes,
       readyMs: f.t0 - spawned,
       timeline:
-        timelineSlowMs === undefined
-          ? undefined
-          : await readTimeline(samplesFile, f.t0, seconds, timelineSlowMs, sampler),
+        timeline && (await readTimeline(samplesFile, f.t0, seconds, timeline.slowMs, sampler, stalls)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The seconds of a run's `--out json` samples, with the machine's steal share in each. */
+/**
+ * The stall probe (scripts/stall-probe/main.go) beside one run: 2 ms and longer, so that the report shows how often
+ * shorter ones come too. stop() closes its stdin and resolves with what it printed.
+ */
+function startProbe(binary: string): { stop: () => Promise<string> } {
+  const child = spawn(binary, ['2'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout?.on('data', (d) => {
+    text += String(d);
+  });
+  return {
+    stop: async () => {
+      child.stdin?.end();
+      await closed(child);
+      return text;
+    },
+  };
+}
+
+/** The seconds of a run's `--out json` samples, with the machine's steal share and longest CPU stall in each. */
 async function readTimeline(
   file: string,
   t0: number,
   seconds: number,
   slowMs: number,
   sampler: CpuSampler,
-): Promise<Second[]> {
+  stalls: Stall[],
+): Promise<{ seconds: Second[]; stalls: Stall[] }> {
   const timeline = new Timeline(t0, Math.ceil(seconds), slowMs);
   // Some 900,000 lines at 2000/s for 30 s: only the two metrics counted are parsed.
   for await (const line of createInterface({ input: createReadStream(file) }))
     if (line.includes('"metric":"dropped_iterations"') || line.includes('"metric":"http_req_duration"'))
       timeline.add(JSON.parse(line) as JsonPoint);
   timeline.setSteal(sampler.machineReadings());
-  return timeline.seconds;
+  timeline.setStalls(stalls);
+  return { seconds: timeline.seconds, stalls };
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(3)} ms`);
@@ -328,33 +357,39 @@ const FORM_NAME: Record<Form, string> = {
   async: 'bench, async `await http.asyncRequest`',
 };
 
-/** Steal share of one second above which the hypervisor is taken to have held this VM's CPUs back in it. */
-const STOLEN = 0.02;
+/** A second's steal share, or a stall of one CPU, from which the second counts as stalled. */
+const STALLED = { steal: 0.02, stallMs: 8 };
 
 /**
- * BENCH_TIMELINE=1: each form again, its samples written (`--out json`, which costs the runner CPU of its own), and
- * its drops and over-the-bound requests split by the steal share of the second they fell in.
+ * BENCH_TIMELINE=1: each form again, its samples written (`--out json`, which costs the runner CPU of its own) beside
+ * the stall probe, and its drops and over-the-bound requests split into the test's first second, the seconds in which
+ * a CPU was unavailable for long, and the rest.
  */
-async function printTimelines(url: string, slowMs: number): Promise<void> {
+async function printTimelines(url: string, slowMs: number, probe: string): Promise<void> {
   console.log(
-    `\n1b. where the drops fell: each form again with --out json, by the machine's steal share in each second (stolen: >= ${pct(STOLEN)}); slow: over ${ms(slowMs)}, twice vegeta's p99\n`,
+    `\n1b. where the drops fell: each form again with --out json, beside a probe of CPU stalls (scripts/stall-probe); stalled seconds: steal >= ${pct(STALLED.steal)} or a CPU unavailable >= ${STALLED.stallMs} ms; slow: over ${ms(slowMs)}, twice vegeta's p99\n`,
   );
   console.log(
-    '| client | quiet seconds | dropped there | slow there | stolen seconds | dropped there | slow there | dropped in all |',
+    '| client | first second: dropped, slow | stalled seconds | dropped there | slow there | other seconds | dropped there | slow there | CPU stalls >= 2 ms / >= 8 ms (longest) |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const lines: string[] = [];
   for (const form of FORMS) {
-    const f = await runBench(form, url, RATE, SECONDS, VUS, slowMs);
-    const { quiet, stolen } = splitBySteal(f.timeline ?? [], STOLEN);
+    const f = await runBench(form, url, RATE, SECONDS, VUS, { slowMs, probe });
+    const seconds = f.timeline?.seconds ?? [];
+    const stalls = f.timeline?.stalls ?? [];
+    const { start, stalled, rest } = splitSeconds(seconds, STALLED);
     const share = (n: number, of: number) => `${n} (${pct(n / of)})`;
+    const longest = stalls.reduce((m, x) => Math.max(m, x.lateMs), 0);
     console.log(
-      `| ${FORM_NAME[form]} | ${quiet.seconds} | ${quiet.drops} | ${share(quiet.slow, quiet.requests)} | ${stolen.seconds} | ${stolen.drops} | ${share(stolen.slow, stolen.requests)} | ${f.dropped} |`,
+      `| ${FORM_NAME[form]} | ${start.drops}, ${share(start.slow, start.requests)} | ${stalled.seconds} | ${stalled.drops} | ${share(stalled.slow, stalled.requests)} | ${rest.seconds} | ${rest.drops} | ${share(rest.slow, rest.requests)} | ${stalls.length} / ${stalls.filter((x) => x.lateMs >= STALLED.stallMs).length} (${longest.toFixed(1)} ms) |`,
     );
     lines.push(
-      `   ${form}: seconds with drops (second: dropped, steal): ${
-        (f.timeline ?? [])
-          .map((sec, i) => (sec.drops > 0 ? `${i}: ${sec.drops}, ${pct(sec.steal)}` : ''))
+      `   ${form}: seconds with drops (second: dropped, steal, longest CPU stall): ${
+        seconds
+          .map((sec, i) =>
+            sec.drops > 0 ? `${i}: ${sec.drops}, ${pct(sec.steal)}, ${sec.stallMs.toFixed(1)} ms` : '',
+          )
           .filter(Boolean)
           .join('; ') || 'none'
       }`,
@@ -399,7 +434,7 @@ async function main(): Promise<void> {
     console.log(
       `   vegeta: ${vegeta.requests} requests (${vegeta.rate.toFixed(1)}/s); steal ${pct(vegeta.steal)}`,
     );
-    if (TIMELINE) await printTimelines(url, 2 * vegeta.p99);
+    if (TIMELINE) await printTimelines(url, 2 * vegeta.p99, tools.stallProbe);
 
     console.log(`\n2. a slow test: ${SLOW_RATE}/s for ${SLOW_SECONDS} s (${VUS} VUs)\n`);
     console.log(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBySteal, Timeline } from './drop-timeline';
+import { parseStalls, splitSeconds, Timeline } from './drop-timeline';
 
 const t0 = Date.parse('2026-12-03T16:00:00.000Z');
 const at = (ms: number) => new Date(t0 + ms).toISOString();
@@ -35,17 +35,53 @@ describe('Timeline', () => {
       { at: t0 + 2050, ticks: { total: 400, steal: 10 } },
     ]);
     expect(t.seconds.map((s) => s.steal)).toEqual([0.05, 0, Number.NaN]);
+    expect(t.seconds.map((s) => s.stallMs)).toEqual([0, 0, 0]);
   });
 });
 
-describe('splitBySteal', () => {
-  it('sums the seconds below the threshold and the others, skipping seconds without a steal reading', () => {
-    const s = (drops: number, slow: number, steal: number) => ({ drops, requests: 100, slow, steal });
+describe('stalls', () => {
+  it('parses the probe lines and leaves out anything else', () => {
     expect(
-      splitBySteal([s(0, 1, 0), s(5, 9, 0.1), s(1, 2, 0.019), s(7, 7, Number.NaN), s(3, 4, 0.02)], 0.02),
-    ).toEqual({
-      quiet: { seconds: 2, drops: 1, requests: 200, slow: 3 },
-      stolen: { seconds: 2, drops: 8, requests: 200, slow: 13 },
+      parseStalls('stall-probe: running\n1796314956045 1 8.508\n1796314956047 0 11.083\n\n12 x 3\n'),
+    ).toEqual([
+      { at: 1796314956045, lateMs: 8.508 },
+      { at: 1796314956047, lateMs: 11.083 },
+    ]);
+  });
+
+  it('gives each second its longest stall, counting those that ended up to 50 ms before it', () => {
+    const t = new Timeline(t0, 3, 1);
+    t.setStalls([
+      { at: t0 + 100, lateMs: 3 },
+      { at: t0 + 300, lateMs: 9 },
+      { at: t0 + 960, lateMs: 12 },
+      { at: t0 + 2100, lateMs: 4 },
+    ]);
+    expect(t.seconds.map((s) => s.stallMs)).toEqual([12, 12, 4]);
+  });
+});
+
+describe('splitSeconds', () => {
+  it('puts the first second apart, then the seconds with steal or a stall at the bounds, then the rest', () => {
+    const s = (drops: number, slow: number, steal: number, stallMs: number) => ({
+      drops,
+      requests: 100,
+      slow,
+      steal,
+      stallMs,
+    });
+    const seconds = [
+      s(20, 50, 0, 0),
+      s(0, 1, 0, 3),
+      s(5, 9, 0.1, 0),
+      s(1, 2, 0.019, 7.9),
+      s(7, 7, Number.NaN, 8),
+      s(3, 4, 0.02, 0),
+    ];
+    expect(splitSeconds(seconds, { steal: 0.02, stallMs: 8 })).toEqual({
+      start: { seconds: 1, drops: 20, requests: 100, slow: 50 },
+      stalled: { seconds: 3, drops: 15, requests: 300, slow: 20 },
+      rest: { seconds: 2, drops: 1, requests: 200, slow: 3 },
     });
   });
 });

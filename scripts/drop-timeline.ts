@@ -1,5 +1,6 @@
-// Where a runner run's dropped starts and slow requests fell, second by second, against the machine's steal share in
-// the same second (scripts/bench-runner.ts with BENCH_TIMELINE=1): whether the drops follow the code or the machine.
+// Where a runner run's dropped starts and slow requests fell, second by second, against what the machine did in the
+// same second (scripts/bench-runner.ts with BENCH_TIMELINE=1): its steal share, and the longest time one of its CPUs
+// could not run a thread that asked for it (scripts/stall-probe/main.go).
 import type { MachineTicks } from './proc-stats';
 
 /** One second of the measured window. */
@@ -10,7 +11,22 @@ export interface Second {
   slow: number;
   /** The machine's steal share in this second (0 to 1); NaN when /proc/stat could not be read. */
   steal: number;
+  /** The longest stall the probe saw end in this second or in the 50 ms before it (ms; 0: none). */
+  stallMs: number;
 }
+
+/** A probe's stall: when it ended (epoch ms) and how late its CPU woke up. */
+export interface Stall {
+  at: number;
+  lateMs: number;
+}
+
+/**
+ * A stall's drops are counted when the VUs run again, after the stall ended: up to the slack of the VU pool later
+ * (10 ms at 2000/s with 20 VUs), and a few ms more for the iterations in flight. A second counts the stalls that
+ * ended this long before it too.
+ */
+const STALL_REACH_MS = 50;
 
 /** The part of a k6 JSON-output line (`--out json`) a timeline reads. */
 export interface JsonPoint {
@@ -28,7 +44,13 @@ export class Timeline {
     length: number,
     private readonly slowMs: number,
   ) {
-    this.seconds = Array.from({ length }, () => ({ drops: 0, requests: 0, slow: 0, steal: Number.NaN }));
+    this.seconds = Array.from({ length }, () => ({
+      drops: 0,
+      requests: 0,
+      slow: 0,
+      steal: Number.NaN,
+      stallMs: 0,
+    }));
   }
 
   add(p: JsonPoint): void {
@@ -52,22 +74,53 @@ export class Timeline {
         s.steal = (last.ticks.steal - first.ticks.steal) / (last.ticks.total - first.ticks.total);
     });
   }
+
+  /** Each second's longest stall from the probe's reports. */
+  setStalls(stalls: Stall[]): void {
+    this.seconds.forEach((s, i) => {
+      const from = this.t0 + i * 1000 - STALL_REACH_MS;
+      const to = this.t0 + (i + 1) * 1000;
+      for (const stall of stalls)
+        if (stall.at >= from && stall.at < to) s.stallMs = Math.max(s.stallMs, stall.lateMs);
+    });
+  }
 }
 
-export interface StealGroup {
+/** Parses the probe's lines, "<epoch ms> <cpu> <late ms>"; others are left out. */
+export function parseStalls(text: string): Stall[] {
+  const stalls: Stall[] = [];
+  for (const line of text.split('\n')) {
+    const [at, cpu, late] = line.trim().split(' ').map(Number);
+    if (Number.isFinite(at) && Number.isInteger(cpu) && Number.isFinite(late))
+      stalls.push({ at, lateMs: late });
+  }
+  return stalls;
+}
+
+export interface SecondsGroup {
   seconds: number;
   drops: number;
   requests: number;
   slow: number;
 }
 
-/** Splits the seconds at a steal share: those below it (the machine ran this VM's work) and the others. */
-export function splitBySteal(
+/** A second counts as stalled from a steal share or a CPU stall at or above these. */
+export interface StallBounds {
+  steal: number;
+  stallMs: number;
+}
+
+/**
+ * The test's first second (every VU's first request, its connection, code not yet optimised), the seconds in which a
+ * CPU was unavailable for long (steal or a stall at the bounds), and the rest.
+ */
+export function splitSeconds(
   seconds: Second[],
-  threshold: number,
-): { quiet: StealGroup; stolen: StealGroup } {
-  const group = (keep: (s: Second) => boolean): StealGroup => {
-    const picked = seconds.filter((s) => !Number.isNaN(s.steal) && keep(s));
+  bounds: StallBounds,
+): { start: SecondsGroup; stalled: SecondsGroup; rest: SecondsGroup } {
+  const stalled = (s: Second) => s.steal >= bounds.steal || s.stallMs >= bounds.stallMs;
+  const group = (keep: (s: Second, i: number) => boolean): SecondsGroup => {
+    const picked = seconds.filter(keep);
     const sum = (f: (s: Second) => number) => picked.reduce((a, s) => a + f(s), 0);
     return {
       seconds: picked.length,
@@ -76,5 +129,9 @@ export function splitBySteal(
       slow: sum((s) => s.slow),
     };
   };
-  return { quiet: group((s) => s.steal < threshold), stolen: group((s) => s.steal >= threshold) };
+  return {
+    start: group((_, i) => i === 0),
+    stalled: group((s, i) => i > 0 && stalled(s)),
+    rest: group((s, i) => i > 0 && !stalled(s)),
+  };
 }

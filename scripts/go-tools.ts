@@ -1,6 +1,7 @@
 // The Go programs `make bench-runner` needs, built with this machine's Go into .cache/go-bin/ (kept across
-// `make clean`): vegeta, the open-model reference, installed as a pinned Go module, and the loopback endpoint, built
-// from scripts/bench-endpoint/main.go. Each is built only when missing or out of date.
+// `make clean`): vegeta, the open-model reference, installed as a pinned Go module, the loopback endpoint, built from
+// scripts/bench-endpoint/main.go, and the stall probe (scripts/stall-probe/main.go). Each is built only when missing or
+// out of date.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ export const VEGETA_MODULE = 'github.com/tsenart/vegeta/v12@v12.13.0';
 export interface GoTools {
   vegeta: string;
   endpoint: string;
+  /** scripts/stall-probe/main.go: when this machine's CPUs did not run (BENCH_TIMELINE=1). */
+  stallProbe: string;
 }
 
 function go(args: string[], env: Record<string, string> = {}): void {
@@ -23,7 +26,7 @@ function go(args: string[], env: Record<string, string> = {}): void {
   }
 }
 
-/** Builds what is missing and returns the two binaries' paths. */
+/** Builds what is missing and returns the binaries' paths. */
 export function goTools(root: string): GoTools {
   const bin = join(root, '.cache', 'go-bin');
   mkdirSync(bin, { recursive: true });
@@ -35,11 +38,20 @@ export function goTools(root: string): GoTools {
     go(['install', VEGETA_MODULE], { GOBIN: bin });
     writeFileSync(stamp, `${VEGETA_MODULE}\n`);
   }
-  const source = join(root, 'scripts', 'bench-endpoint', 'main.go');
-  const endpoint = join(bin, 'bench-endpoint');
-  if (!existsSync(endpoint) || statSync(endpoint).mtimeMs < statSync(source).mtimeMs) {
-    console.log(`building ${endpoint} from scripts/bench-endpoint/main.go (go build)`);
-    go(['build', '-o', endpoint, source]);
+  return {
+    vegeta,
+    endpoint: built(root, bin, 'bench-endpoint'),
+    stallProbe: built(root, bin, 'stall-probe'),
+  };
+}
+
+/** scripts/<name>/main.go built into `bin`, when missing or older than its source. */
+function built(root: string, bin: string, name: string): string {
+  const source = join(root, 'scripts', name, 'main.go');
+  const binary = join(bin, name);
+  if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
+    console.log(`building ${binary} from scripts/${name}/main.go (go build)`);
+    go(['build', '-o', binary, source]);
   }
-  return { vegeta, endpoint };
+  return binary;
 }
