@@ -1,7 +1,7 @@
 // Bundles everything bench runs: k6 scripts (scenarios/*.ts -> build/*.js) and the Node programs
 // (runner + emulator -> dist/*.js). Type-checking is a separate step (`npm run typecheck`); esbuild only strips types.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -148,7 +148,23 @@ export async function buildAll(): Promise<void> {
     bundleOptions(unstamped).map((options) => esbuild.build({ ...options, write: false, metafile: true })),
   );
   const inputs = listing.flatMap((r) => Object.keys(r.metafile.inputs));
-  await Promise.all(bundleOptions(provenance(inputs)).map((options) => esbuild.build(options)));
+  const built = await Promise.all(
+    bundleOptions(provenance(inputs)).map((options) => esbuild.build({ ...options, metafile: true })),
+  );
+  removeStaleChunks(new Set(built.flatMap((r) => Object.keys(r.metafile.outputs))));
+}
+
+/**
+ * Chunk names carry a hash of their content, so every change leaves the previous build's chunks behind in dist/
+ * (hundreds after a few days of work): anything there this build did not write goes. `written` holds esbuild's
+ * output paths, relative to the package root.
+ */
+function removeStaleChunks(written: Set<string>): void {
+  const dist = join(root, 'dist');
+  for (const name of readdirSync(dist)) {
+    if (!/\.js(\.map)?$/.test(name) || written.has(`dist/${name}`)) continue;
+    rmSync(join(dist, name), { force: true });
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,6 +1,6 @@
 // The bundle pipeline: every scenario becomes an ESM k6 script whose only imports are k6 modules.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -51,5 +51,23 @@ describe('provenance', () => {
       expect(stamp?.[1], name).toBe(head);
       expect(Number.isNaN(Date.parse(stamp?.[3] ?? ''))).toBe(false);
     }
+  });
+});
+
+describe('dist/', () => {
+  it('holds no chunk of an earlier build: every hashed file is imported by another file of the build', () => {
+    const dist = `${root}/dist`;
+    const scripts = readdirSync(dist).filter((f) => f.endsWith('.js'));
+    const imported = new Set<string>();
+    for (const f of scripts)
+      for (const m of readFileSync(`${dist}/${f}`, 'utf8').matchAll(
+        /(?:from|import\()\s*["']\.\/([^"']+\.js)["']/g,
+      ))
+        imported.add(m[1]);
+    const hashed = scripts.filter((f) => /-[A-Z0-9]{8}\.js$/.test(f));
+    expect(hashed.length).toBeGreaterThan(5);
+    expect(hashed.filter((f) => !imported.has(f))).toEqual([]);
+    const maps = readdirSync(dist).filter((f) => f.endsWith('.js.map'));
+    expect(maps.filter((m) => !scripts.includes(m.slice(0, -'.map'.length)))).toEqual([]);
   });
 });
