@@ -54,6 +54,16 @@ interface Answer {
   text: string;
 }
 
+/**
+ * A failed case's message: the problem, the request, the emulator's reply and the tail of what it wrote to stderr (a
+ * 5xx leaves its stack there), so that one report is enough to see why without a rerun.
+ */
+function failure(problem: string, request: string, answer: Answer): Error {
+  return new Error(
+    `${problem}\n--- request\n${request.slice(0, 2000)}\n--- reply ${answer.status}\n${answer.text.slice(0, 2000)}\n--- emulator stderr (tail)\n${stderr.slice(-4000) || '(empty)'}`,
+  );
+}
+
 async function send(
   method: string,
   path: string,
@@ -243,7 +253,7 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
   const poll = async (op: Started) => {
     const answer = await send('GET', `/v1/namespaces/${op.namespace}/operations/${op.token}`, '', {});
     const problem = operationViolation(answer);
-    if (problem) throw new Error(`${problem}\nGET operation ${op.token} of ${op.namespace}`);
+    if (problem) throw failure(problem, `GET operation ${op.token} of ${op.namespace}`, answer);
     return operationOutcome(answer);
   };
   const settle = async () => {
@@ -267,7 +277,7 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
       cases++;
       count(`${c.kind} ${answer.status}`);
       const problem = violation(c, answer);
-      if (problem) throw new Error(`${problem}\n${c.method} ${c.path}\n${String(c.body).slice(0, 2000)}`);
+      if (problem) throw failure(problem, `${c.method} ${c.path}\n${String(c.body)}`, answer);
       const token = c.kind === 'async' && answer.status === 200 ? JSON.parse(answer.text).token : undefined;
       // An empty namespace segment collapses (/v2/namespaces//async is a write to "async"): no token then.
       if (typeof token === 'string') {
@@ -280,7 +290,11 @@ it(`${RUNS} hostile bodies: never a 5xx, always the envelope naming the field, m
         const stray = await send('GET', `/v1/namespaces/${other}/operations/${op.token}`, '', {});
         const strayProblem = violation({ ...c, kind: 'operation', body: '' }, stray);
         if (stray.status !== 404 || strayProblem)
-          throw new Error(`token of ${op.namespace} polled under ${other}: ${stray.status} ${stray.text}`);
+          throw failure(
+            strayProblem ?? `expected 404, got ${stray.status}`,
+            `GET operation ${op.token} of ${op.namespace}, polled under ${other}`,
+            stray,
+          );
       }
       if (cases % CANARY_EVERY === 0) {
         await settle();
