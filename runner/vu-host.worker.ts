@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import './modules/external';
-import { httpWarm } from './http/warm-up';
+import { httpWarm, httpWarmStarted } from './http/warm-up';
 import { publishLoopLag } from './metrics/loop-lag';
 import { SampleBatchEncoder } from './metrics/sample-batch';
 import { createHostedRealm, newHostedContext } from './vu/realm';
+import { requestPathWarm } from './vu/request-path-warm-up';
 import { FLUSH_AGE_MS, type PostToMain, VuRuntime } from './vu/runtime';
 import { inlineSourceMapRemapper, scriptStack, setFrameRemapper } from './vu/script-stack';
 import { reportUncaught, serveVu } from './vu/serve-vu';
@@ -68,9 +69,12 @@ function spawn(data: MainToHost & { type: 'spawn' }): void {
         if (vus.size === 0) setImmediate(() => process.exit(0));
       }),
     );
-    // A VU whose script imports k6/http started the thread's HTTP warm-up (runner/http/warm-up.ts): it is ready
-    // once that is over, so the test's first starts find the thread's HTTP code warm.
-    void httpWarm().then(() => post({ type: 'ready' }));
+    // A VU whose script imports k6/http started the thread's HTTP warm-up (runner/http/warm-up.ts), then k6/http's
+    // own (runner/vu/request-path-warm-up.ts): it is ready once both are over, so the test's first starts find the
+    // thread's request path warm.
+    void httpWarm()
+      .then(() => (httpWarmStarted() ? requestPathWarm(data.data) : undefined))
+      .then(() => post({ type: 'ready' }));
   } catch (error) {
     rt.encoder.flush();
     post({ type: 'initError', message: scriptStack(error) });

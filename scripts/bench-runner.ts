@@ -7,11 +7,14 @@
 //   2. a slow test (10/s): how much CPU the runner keeps busy when it has almost nothing to do, beside the start lag
 //      its start-time mechanism gives, each client's wake-ups per second, and Node's own floor (an empty timer);
 //   3. VU start-up: 100 sync VUs (at 100/s for 10 s) against 1, for the time until they are ready and their resident
-//      memory per VU.
+//      memory per VU;
+//   4. a test's first seconds: short runs of part 1's test, for the starts dropped while every VU opens its connection
+//      and the runner's code is not yet optimised.
 // CPU is read from /proc (Linux; "n/a" elsewhere) over the middle 80% of each measured window, so start-up and the
 // last in-flight requests are left out for every client alike. Load goes to 127.0.0.1 only; every run is bounded.
 // Knobs (env): BENCH_RATE (2000), BENCH_SECONDS (30), BENCH_VUS (20), BENCH_SLOW_RATE (10), BENCH_SLOW_SECONDS (10),
-// BENCH_START_VUS (100), BENCH_START_RATE (100), BENCH_START_SECONDS (10), BENCH_FORMS ("sync,async"),
+// BENCH_START_VUS (100), BENCH_START_RATE (100), BENCH_START_SECONDS (10), BENCH_FIRST_RUNS (8),
+// BENCH_FIRST_SECONDS (2), BENCH_FORMS ("sync,async"),
 // BENCH_FLAGS (extra `bench run` flags for every runner run, e.g. "--vu-threads 0"), BENCH_CLI (dist/bench.js),
 // BENCH_NODE_ARGS (node flags for the runner, e.g. "--cpu-prof --cpu-prof-dir=prof"), BENCH_ENDPOINT_CPU (the CPU the
 // endpoint is pinned to; the last one by default), BENCH_TIMELINE (1: each form once more with `--out json`, and
@@ -48,6 +51,8 @@ const {
   START_VUS,
   START_RATE,
   START_SECONDS,
+  FIRST_RUNS,
+  FIRST_SECONDS,
   ENDPOINT_CPU,
   FORMS,
   TIMELINE,
@@ -60,6 +65,8 @@ const {
   START_VUS: intKnob('BENCH_START_VUS', 100),
   START_RATE: positiveKnob('BENCH_START_RATE', 100),
   START_SECONDS: positiveKnob('BENCH_START_SECONDS', 10),
+  FIRST_RUNS: intKnob('BENCH_FIRST_RUNS', 8, 0),
+  FIRST_SECONDS: positiveKnob('BENCH_FIRST_SECONDS', 2),
   ENDPOINT_CPU: cpuKnob(),
   FORMS: choiceKnob('BENCH_FORMS', ['sync,async', 'sync', 'async'] as const, 'sync,async').split(
     ',',
@@ -476,6 +483,21 @@ async function main(): Promise<void> {
     console.log(
       `\n   per extra VU: ${perVuMs.toFixed(1)} ms to start (goal <= 30 ms: ${verdict(perVuMs <= 30)}), ${mb(perVuRss)} resident (goal <= 10 MB: ${verdict(perVuRss <= 10e6)}); ${START_VUS} VUs ready ${(many.readyMs / 1000).toFixed(2)} s after spawn (goal <= 3 s: ${verdict(many.readyMs <= 3000)})`,
     );
+    if (FIRST_RUNS > 0) {
+      console.log(
+        `\n4. a test's first seconds: ${FIRST_RUNS} runs of ${FIRST_SECONDS} s per form at ${RATE}/s with ${VUS} VUs, where every VU opens its connection and the runner's code is not yet optimised\n`,
+      );
+      console.log('| client | dropped, run by run | runs with drops | dropped in all |');
+      console.log('| --- | --- | --- | --- |');
+      for (const form of FORMS) {
+        const dropped: number[] = [];
+        for (let i = 0; i < FIRST_RUNS; i++)
+          dropped.push((await runBench(form, url, RATE, FIRST_SECONDS, VUS)).dropped);
+        console.log(
+          `| ${FORM_NAME[form]} | ${dropped.join(', ')} | ${dropped.filter((d) => d > 0).length} of ${FIRST_RUNS} | ${dropped.reduce((a, b) => a + b, 0)} |`,
+        );
+      }
+    }
     console.log(`\nload average at end: ${load()}`);
   } finally {
     proc.stdin?.end();

@@ -6,7 +6,7 @@
 // Agent, Pool and Client: the warm-up runs as many lanes as a usual VU count, each on its own LocalIo, reconnecting
 // every few requests, so that code is warm too (make bench-runner's figures before and after are in runner/README.md
 // and its git history). Nothing of it reaches the test: no samples, no script code, no connection kept.
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { LocalIo } from './local-io';
 import { undici } from './undici';
 
@@ -43,21 +43,44 @@ export interface WarmUpStats {
   connections: number;
 }
 
-/** One warm-up: up to LANES x LANE_REQUESTS requests within BUDGET_MS; every connection is closed when it resolves. */
-export async function warmUp(): Promise<WarmUpStats> {
-  const stats: WarmUpStats = { requests: 0, connections: 0 };
+/** Whether a VU of this thread imported k6/http (warmHttp() was called): its request path is then worth warming. */
+export function httpWarmStarted(): boolean {
+  return warming !== undefined;
+}
+
+/**
+ * Runs `use` against a server on 127.0.0.1 of this thread that answers every request head with 200 "ok", then closes
+ * it and every connection it accepted (a client's keep-alive pool must not hold them). Resolves with how many it
+ * accepted.
+ */
+export async function withWarmUpServer(use: (origin: string) => Promise<void>): Promise<number> {
+  const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    stats.connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     // A warm-up request has no body and its head arrives whole: one reply per chunk.
     socket.on('data', () => socket.write(REPLY));
     socket.on('error', () => {});
   });
+  let accepted = 0;
+  server.on('connection', () => accepted++);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });
-    const origin = `http://127.0.0.1:${port}`;
+    await use(`http://127.0.0.1:${port}`);
+    return accepted;
+  } finally {
+    server.close();
+    for (const socket of sockets) socket.destroy();
+  }
+}
+
+/** One warm-up: up to LANES x LANE_REQUESTS requests within BUDGET_MS; every connection is closed when it resolves. */
+export async function warmUp(): Promise<WarmUpStats> {
+  const stats: WarmUpStats = { requests: 0, connections: 0 };
+  stats.connections = await withWarmUpServer(async (origin) => {
     const until = performance.now() + BUDGET_MS;
     const lane = async () => {
       const io = new LocalIo({
@@ -82,8 +105,6 @@ export async function warmUp(): Promise<WarmUpStats> {
       io.closeIdleConnections();
     };
     await Promise.all(Array.from({ length: LANES }, lane));
-    return stats;
-  } finally {
-    server.close();
-  }
+  });
+  return stats;
 }
