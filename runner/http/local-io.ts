@@ -54,4 +54,10 @@ export class LocalIo {
   closeIdleConnections(): void {
     this.connection.handle({ t: 'closeIdle' });
   }
+
+  /** Cancels what is in flight and resolves once every connection is closed. */
+  close(): Promise<void> {
+    this.waiting.clear();
+    return this.connection.close();
+  }
 }

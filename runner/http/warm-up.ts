@@ -7,6 +7,7 @@
 // every few requests, so that code is warm too (make bench-runner's figures before and after are in runner/README.md
 // and its git history). Nothing of it reaches the test: no samples, no script code, no connection kept.
 import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LocalIo } from './local-io';
 import { undici } from './undici';
 
@@ -41,6 +42,15 @@ export interface WarmUpStats {
   requests: number;
   /** Connections the warm-up server accepted. */
   connections: number;
+  /** Of those, the ones its clients had not closed when it ended (it cut them). */
+  cut: number;
+}
+
+/** What a warm-up server saw. */
+export interface WarmUpConnections {
+  accepted: number;
+  /** Connections still open when the clients were done: cut by the server. */
+  cut: number;
 }
 
 /** Whether a VU of this thread imported k6/http (warmHttp() was called): its request path is then worth warming. */
@@ -49,11 +59,11 @@ export function httpWarmStarted(): boolean {
 }
 
 /**
- * Runs `use` against a server on 127.0.0.1 of this thread that answers every request head with 200 "ok", then closes
- * it and every connection it accepted (a client's keep-alive pool must not hold them). Resolves with how many it
- * accepted.
+ * Runs `use` against a server on 127.0.0.1 of this thread that answers every request head with 200 "ok", then waits
+ * (briefly) for its clients to close their connections, cuts those left and closes it. Resolves with how many
+ * connections it accepted, once their closing is over: what a warm-up sets off must not run into the test.
  */
-export async function withWarmUpServer(use: (origin: string) => Promise<void>): Promise<number> {
+export async function withWarmUpServer(use: (origin: string) => Promise<void>): Promise<WarmUpConnections> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -70,17 +80,38 @@ export async function withWarmUpServer(use: (origin: string) => Promise<void>): 
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });
     await use(`http://127.0.0.1:${port}`);
-    return accepted;
+    await allClosed(sockets, CLOSE_WAIT_MS);
+    return { accepted, cut: sockets.size };
   } finally {
     server.close();
     for (const socket of sockets) socket.destroy();
+    // The client side's close handlers run in the next turns: they must not spill into the test's first starts.
+    await nextTurn();
+    await nextTurn();
   }
+}
+
+/** How long a warm-up waits for its clients to close their connections before it cuts them. */
+const CLOSE_WAIT_MS = 200;
+
+/** Resolves once every socket in `sockets` has closed (they leave the set as they do), or after `ms`. */
+function allClosed(sockets: Set<Socket>, ms: number): Promise<void> {
+  if (sockets.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const check = () => {
+      if (sockets.size > 0) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const socket of sockets) socket.once('close', () => setImmediate(check));
+  });
 }
 
 /** One warm-up: up to LANES x LANE_REQUESTS requests within BUDGET_MS; every connection is closed when it resolves. */
 export async function warmUp(): Promise<WarmUpStats> {
-  const stats: WarmUpStats = { requests: 0, connections: 0 };
-  stats.connections = await withWarmUpServer(async (origin) => {
+  const stats: WarmUpStats = { requests: 0, connections: 0, cut: 0 };
+  const seen = await withWarmUpServer(async (origin) => {
     const until = performance.now() + BUDGET_MS;
     const lane = async () => {
       const io = new LocalIo({
@@ -102,9 +133,11 @@ export async function warmUp(): Promise<WarmUpStats> {
         }).reply;
         stats.requests++;
       }
-      io.closeIdleConnections();
+      await io.close();
     };
     await Promise.all(Array.from({ length: LANES }, lane));
   });
+  stats.connections = seen.accepted;
+  stats.cut = seen.cut;
   return stats;
 }

@@ -28,6 +28,8 @@ export interface RequestPathWarmUp {
   batches: number;
   /** Messages its VU would have sent to the main thread (dropped). */
   messages: number;
+  /** Connections its VU had not closed itself when it ended (the server cut them). */
+  cut: number;
 }
 
 /**
@@ -35,9 +37,15 @@ export interface RequestPathWarmUp {
  * the code the test takes is the code warmed). A failing request (a blocked address, say) ends it early, quietly.
  */
 export async function warmRequestPath(like: RealmData): Promise<RequestPathWarmUp> {
-  const stats: RequestPathWarmUp = { requests: 0, batches: 0, messages: 0 };
+  const stats: RequestPathWarmUp = { requests: 0, batches: 0, messages: 0, cut: 0 };
   const rt = new VuRuntime(
-    { ...like, vuId: 0, signal: newInt32Block(SIGNAL_WORDS) },
+    // noVUConnectionReuse: its iteration's end (below) closes its connections, from its side.
+    {
+      ...like,
+      vuId: 0,
+      signal: newInt32Block(SIGNAL_WORDS),
+      httpOptions: { ...like.httpOptions, noVUConnectionReuse: true },
+    },
     {
       post: () => {
         stats.messages++;
@@ -51,7 +59,7 @@ export async function warmRequestPath(like: RealmData): Promise<RequestPathWarmU
   );
   rt.initContext = false;
   const http = createHttpModule(rt) as unknown as AsyncHttp;
-  await withWarmUpServer(async (origin) => {
+  const seen = await withWarmUpServer(async (origin) => {
     const until = performance.now() + BUDGET_MS;
     const lane = async () => {
       for (let i = 0; i < LANE_REQUESTS && performance.now() < until; i++) {
@@ -60,7 +68,9 @@ export async function warmRequestPath(like: RealmData): Promise<RequestPathWarmU
       }
     };
     await Promise.all(Array.from({ length: LANES }, lane)).catch(() => {});
+    rt.iterationEnded();
   });
+  stats.cut = seen.cut;
   rt.encoder.flush();
   return stats;
 }
