@@ -303,8 +303,10 @@ async function runBench(
       lagP99: f.lagP99,
       peakRss: sampler.peakRssBytes,
       readyMs: f.t0 - spawned,
-      timeline:
-        timeline && (await readTimeline(samplesFile, f.t0, seconds, timeline.slowMs, sampler, stalls)),
+      timeline: timeline && {
+        seconds: await readTimeline(samplesFile, f.t0, seconds, timeline.slowMs, sampler, stalls),
+        stalls,
+      },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -338,7 +340,7 @@ async function readTimeline(
   slowMs: number,
   sampler: CpuSampler,
   stalls: Stall[],
-): Promise<{ seconds: Second[]; stalls: Stall[] }> {
+): Promise<Second[]> {
   const timeline = new Timeline(t0, Math.ceil(seconds), slowMs);
   // Some 900,000 lines at 2000/s for 30 s: only the two metrics counted are parsed.
   for await (const line of createInterface({ input: createReadStream(file) }))
@@ -346,7 +348,7 @@ async function readTimeline(
       timeline.add(JSON.parse(line) as JsonPoint);
   timeline.setSteal(sampler.machineReadings());
   timeline.setStalls(stalls);
-  return { seconds: timeline.seconds, stalls };
+  return timeline.seconds;
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(3)} ms`);

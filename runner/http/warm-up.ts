@@ -65,15 +65,15 @@ export function httpWarmStarted(): boolean {
  */
 export async function withWarmUpServer(use: (origin: string) => Promise<void>): Promise<WarmUpConnections> {
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server = createServer((socket) => {
+    accepted++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     // A warm-up request has no body and its head arrives whole: one reply per chunk.
     socket.on('data', () => socket.write(REPLY));
     socket.on('error', () => {});
   });
-  let accepted = 0;
-  server.on('connection', () => accepted++);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       server.once('error', reject);
@@ -110,8 +110,8 @@ function allClosed(sockets: Set<Socket>, ms: number): Promise<void> {
 
 /** One warm-up: up to LANES x LANE_REQUESTS requests within BUDGET_MS; every connection is closed when it resolves. */
 export async function warmUp(): Promise<WarmUpStats> {
-  const stats: WarmUpStats = { requests: 0, connections: 0, cut: 0 };
-  const seen = await withWarmUpServer(async (origin) => {
+  let requests = 0;
+  const { accepted, cut } = await withWarmUpServer(async (origin) => {
     const until = performance.now() + BUDGET_MS;
     const lane = async () => {
       const io = new LocalIo({
@@ -131,13 +131,11 @@ export async function warmUp(): Promise<WarmUpStats> {
           timeoutMs: BUDGET_MS,
           discardBody: true,
         }).reply;
-        stats.requests++;
+        requests++;
       }
       await io.close();
     };
     await Promise.all(Array.from({ length: LANES }, lane));
   });
-  stats.connections = seen.accepted;
-  stats.cut = seen.cut;
-  return stats;
+  return { requests, connections: accepted, cut };
 }
