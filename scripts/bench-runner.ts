@@ -4,12 +4,14 @@
 //   1. a constant arrival rate (2000/s for 30 s, 20 pre-allocated VUs, discardResponseBodies): CPU per request,
 //      dropped iterations, p50/p99 latency, start lag and peak RSS, for vegeta and for both script forms k6 users
 //      write: sync `http.get(url)` and async `await http.asyncRequest('GET', url)`, each run as `bench run script.js`;
+//      vegeta never drops a start, so its own hits are replayed through k6's drop rule with the same VU count
+//      (scripts/k6-drop-rule.ts): what the machine's stalls in its run would have cost any k6-rule runner;
 //   2. a slow test (10/s): how much CPU the runner keeps busy when it has almost nothing to do, beside the start lag
 //      its start-time mechanism gives, each client's wake-ups per second, and Node's own floor (an empty timer);
 //   3. VU start-up: 100 sync VUs (at 100/s for 10 s) against 1, for the time until they are ready and their resident
 //      memory per VU;
 //   4. a test's first seconds: short runs of part 1's test, for the starts dropped while every VU opens its connection
-//      and the runner's code is not yet optimised.
+//      and the runner's code is not yet optimised, run in turn with vegeta's (replayed the same way).
 // CPU is read from /proc (Linux; "n/a" elsewhere) over the middle 80% of each measured window, so start-up and the
 // last in-flight requests are left out for every client alike. Load goes to 127.0.0.1 only; every run is bounded.
 // Knobs (env): BENCH_RATE (2000), BENCH_SECONDS (30), BENCH_VUS (20), BENCH_SLOW_RATE (10), BENCH_SLOW_SECONDS (10),
@@ -37,6 +39,7 @@ import {
   Timeline,
 } from './drop-timeline';
 import { goTools, VEGETA_MODULE } from './go-tools';
+import { parseVegetaJson, replayUnderK6Rule } from './k6-drop-rule';
 import { CpuSampler } from './proc-stats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -100,7 +103,9 @@ interface Figures {
   p50: number;
   p99: number;
   dropped: number;
-  /** bench_iteration_start_lag (runner only; NaN for vegeta). */
+  /** vegeta only: its own hits replayed through k6's drop rule with the runner's VU count (scripts/k6-drop-rule.ts). */
+  droppedUnderK6Rule?: number;
+  /** bench_iteration_start_lag; for vegeta, how late its hits began against its pacer's times (lower bounds). */
   lagP50: number;
   lagP99: number;
   peakRss: number;
@@ -157,7 +162,13 @@ function closed(child: ChildProcess): Promise<number | null> {
   return new Promise((done) => child.on('close', (code) => done(code)));
 }
 
-async function runVegeta(vegeta: string, url: string, rate: number, seconds: number): Promise<Figures> {
+async function runVegeta(
+  vegeta: string,
+  url: string,
+  rate: number,
+  seconds: number,
+  vus: number,
+): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-vegeta-'));
   try {
     const results = join(dir, 'results.bin');
@@ -184,6 +195,9 @@ async function runVegeta(vegeta: string, url: string, rate: number, seconds: num
       latencies: Record<string, number>;
     };
     const requests = report.requests;
+    const decoded = join(dir, 'results.json');
+    execFileSync(vegeta, ['encode', '-to=json', `-output=${decoded}`, results]);
+    const replay = replayUnderK6Rule(parseVegetaJson(readFileSync(decoded, 'utf8')), rate, vus);
     return {
       requests,
       rate: requests / seconds,
@@ -191,8 +205,9 @@ async function runVegeta(vegeta: string, url: string, rate: number, seconds: num
       p50: report.latencies['50th'] / 1e6,
       p99: report.latencies['99th'] / 1e6,
       dropped: Math.round(requests * (1 - report.success)),
-      lagP50: Number.NaN,
-      lagP99: Number.NaN,
+      droppedUnderK6Rule: replay.dropped,
+      lagP50: replay.lagP50,
+      lagP99: replay.lagP99,
       peakRss: sampler.peakRssBytes,
       readyMs: 0,
     };
@@ -421,7 +436,7 @@ async function main(): Promise<void> {
     console.log(
       `1. ${RATE}/s for ${SECONDS} s, ${VUS} pre-allocated VUs, discardResponseBodies (each client alone)`,
     );
-    const vegeta = await runVegeta(tools.vegeta, url, RATE, SECONDS);
+    const vegeta = await runVegeta(tools.vegeta, url, RATE, SECONDS, VUS);
     const runs = new Map<Form, Figures>();
     for (const form of FORMS) runs.set(form, await runBench(form, url, RATE, SECONDS, VUS));
     console.log(
@@ -430,14 +445,14 @@ async function main(): Promise<void> {
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
     const row = (name: string, f: Figures, ratios: boolean) =>
       console.log(
-        `| ${name} | ${us(f.cpuUs)}${ratios ? ` (${x(f.cpuUs, vegeta.cpuUs)})` : ''} | ${f.dropped} | ${ms(f.p50)} / ${ms(f.p99)}${ratios ? ` (p99 ${x(f.p99, vegeta.p99)})` : ''} | ${ms(f.lagP50)} / ${ms(f.lagP99)} | ${mb(f.peakRss)} | ${pct(f.busiestThread)} | ${us(f.endpointUs)} |`,
+        `| ${name} | ${us(f.cpuUs)}${ratios ? ` (${x(f.cpuUs, vegeta.cpuUs)})` : ''} | ${f.dropped}${f.droppedUnderK6Rule === undefined ? '' : ` (k6's rule: ${f.droppedUnderK6Rule})`} | ${ms(f.p50)} / ${ms(f.p99)}${ratios ? ` (p99 ${x(f.p99, vegeta.p99)})` : ''} | ${ms(f.lagP50)} / ${ms(f.lagP99)} | ${mb(f.peakRss)} | ${pct(f.busiestThread)} | ${us(f.endpointUs)} |`,
       );
     row(`vegeta ${VEGETA_MODULE.split('@')[1]} (Go, open model)`, vegeta, false);
     for (const [form, f] of runs) row(FORM_NAME[form], f, true);
     console.log('');
     for (const [form, f] of runs) {
       console.log(
-        `   ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s); steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)}; p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
+        `   ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s); steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)} (vegeta's run under k6's rule: ${vegeta.droppedUnderK6Rule}); p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
       );
     }
     console.log(
@@ -450,7 +465,7 @@ async function main(): Promise<void> {
       '| client | CPU (share of one CPU) | CPU per request | wake-ups/s (all threads) | start lag p50 / p99 |',
     );
     console.log('| --- | --- | --- | --- | --- |');
-    const slowVegeta = await runVegeta(tools.vegeta, url, SLOW_RATE, SLOW_SECONDS);
+    const slowVegeta = await runVegeta(tools.vegeta, url, SLOW_RATE, SLOW_SECONDS, VUS);
     console.log(
       `| vegeta | ${pct(slowVegeta.cpuShare)} | ${us(slowVegeta.cpuUs)} | ${slowVegeta.wakeUps.toFixed(0)} | n/a |`,
     );
@@ -491,12 +506,23 @@ async function main(): Promise<void> {
       );
       console.log('| client | dropped, run by run | runs with drops | dropped in all |');
       console.log('| --- | --- | --- | --- |');
-      for (const form of FORMS) {
-        const dropped: number[] = [];
-        for (let i = 0; i < FIRST_RUNS; i++)
-          dropped.push((await runBench(form, url, RATE, FIRST_SECONDS, VUS)).dropped);
+      const clients: [string, () => Promise<number>][] = [
+        [
+          "vegeta, its hits under k6's rule",
+          async () => (await runVegeta(tools.vegeta, url, RATE, FIRST_SECONDS, VUS)).droppedUnderK6Rule ?? 0,
+        ],
+        ...FORMS.map((form): [string, () => Promise<number>] => [
+          FORM_NAME[form],
+          async () => (await runBench(form, url, RATE, FIRST_SECONDS, VUS)).dropped,
+        ]),
+      ];
+      // Run by run in turn, so that a noisy minute of the machine falls on every client alike.
+      const dropped = clients.map((): number[] => []);
+      for (let i = 0; i < FIRST_RUNS; i++)
+        for (const [c, [, run]] of clients.entries()) dropped[c].push(await run());
+      for (const [c, [name]] of clients.entries()) {
         console.log(
-          `| ${FORM_NAME[form]} | ${dropped.join(', ')} | ${dropped.filter((d) => d > 0).length} of ${FIRST_RUNS} | ${dropped.reduce((a, b) => a + b, 0)} |`,
+          `| ${name} | ${dropped[c].join(', ')} | ${dropped[c].filter((d) => d > 0).length} of ${FIRST_RUNS} | ${dropped[c].reduce((a, b) => a + b, 0)} |`,
         );
       }
     }
