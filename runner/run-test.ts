@@ -375,7 +375,12 @@ async function execute(
     try {
       display.start();
       if (input.remote) await input.remote.start?.(aborted);
-      else await pool.prepare(plan.plan.plannedPeak);
+      else {
+        // setup() will run: its I/O worker boots beside the VUs' initialisation rather than after it (whenBooted).
+        const setupWillRun = plan.init.exports.setup === 'function' && plan.options.noSetup !== true;
+        if (setupWillRun && !input.handedSetup) http.startFor(0);
+        await pool.prepare(plan.plan.plannedPeak);
+      }
     } catch (error) {
       throw error instanceof BenchError
         ? error

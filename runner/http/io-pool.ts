@@ -92,11 +92,20 @@ export class HttpIoPool {
     return this.workers.map((worker, i) => (worker ? takePublishedLag(this.loopLag, i) : Number.NaN));
   }
 
+  /** Starts the worker that VU `vuId`'s port will be served by, ahead of connectVu (it boots meanwhile). */
+  startFor(vuId: number): void {
+    if (!this.closed) this.worker(this.indexOf(vuId));
+  }
+
+  private indexOf(vuId: number): number {
+    return Math.abs(vuId) % this.workers.length;
+  }
+
   /** A new port for VU `vuId` (its own connection pool); transfer it to the VU's thread. */
   connectVu(vuId: number): MessagePort {
     if (this.closed) throw new Error('HttpIoPool is closed');
     const { port1, port2 } = new MessageChannel();
-    const worker = this.worker(Math.abs(vuId) % this.workers.length);
+    const worker = this.worker(this.indexOf(vuId));
     const message: IoControlMessage = { t: 'vu', vuId, port: port2 };
     worker.postMessage(message, [port2]);
     return port1;

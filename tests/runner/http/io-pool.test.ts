@@ -42,6 +42,16 @@ describe('HttpIoPool.whenBooted', () => {
     await pool.close();
   });
 
+  it('startFor boots the worker a VU will use before its port exists', async () => {
+    const pool = HttpIoPool.lazy({ workerFile: ON_CUE });
+    pool.startFor(0);
+    const booted = pool.whenBooted();
+    expect(await settled(booted)).toBe(false);
+    workerOf(pool).postMessage({ t: 'cue' });
+    await booted;
+    await pool.close();
+  });
+
   it('rejects, naming the exit code, when a worker exits before it is ready', async () => {
     const pool = HttpIoPool.lazy({ workerFile: ON_CUE });
     pool.connectVu(0);
