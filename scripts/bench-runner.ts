@@ -5,7 +5,8 @@
 //      dropped iterations, p50/p99 latency, start lag and peak RSS, for vegeta and for both script forms k6 users
 //      write: sync `http.get(url)` and async `await http.asyncRequest('GET', url)`, each run as `bench run script.js`;
 //      vegeta never drops a start, so its own hits are replayed through k6's drop rule with the same VU count
-//      (scripts/k6-drop-rule.ts): what the machine's stalls in its run would have cost any k6-rule runner;
+//      (scripts/k6-drop-rule.ts): what the machine's stalls in its run would have cost any k6-rule runner; in rounds
+//      (vegeta, then each form; three by default), each form's ratios taken to the vegeta of its round;
 //   2. a slow test (10/s): how much CPU the runner keeps busy when it has almost nothing to do, beside the start lag
 //      its start-time mechanism gives, each client's wake-ups per second, and Node's own floor (an empty timer);
 //   3. VU start-up: 100 sync VUs (at 100/s for 10 s) against 1, for the time until they are ready and their resident
@@ -16,7 +17,8 @@
 // last in-flight requests are left out for every client alike. Load goes to 127.0.0.1 only; every run is bounded.
 // Knobs (env): BENCH_RATE (2000), BENCH_SECONDS (30), BENCH_VUS (20), BENCH_SLOW_RATE (10), BENCH_SLOW_SECONDS (10),
 // BENCH_START_VUS (100), BENCH_START_RATE (100), BENCH_START_SECONDS (10), BENCH_FIRST_RUNS (8),
-// BENCH_FIRST_SECONDS (2), BENCH_FORMS ("sync,async"),
+// BENCH_FIRST_SECONDS (2), BENCH_FORMS ("sync,async"), BENCH_ROUNDS (3: part 1 runs vegeta and each form in turn
+// this many times),
 // BENCH_FLAGS (extra `bench run` flags for every runner run, e.g. "--vu-threads 0"), BENCH_CLI (dist/bench.js),
 // BENCH_NODE_ARGS (node flags for the runner, e.g. "--cpu-prof --cpu-prof-dir=prof"), BENCH_ENDPOINT_CPU (the CPU the
 // endpoint is pinned to; the last one by default), BENCH_TIMELINE (1: each form once more with `--out json`, and
@@ -59,6 +61,7 @@ const {
   ENDPOINT_CPU,
   FORMS,
   TIMELINE,
+  ROUNDS,
 } = readKnobs(() => ({
   RATE: positiveKnob('BENCH_RATE', 2000),
   SECONDS: positiveKnob('BENCH_SECONDS', 30),
@@ -75,6 +78,7 @@ const {
     ',',
   ) as Form[],
   TIMELINE: choiceKnob('BENCH_TIMELINE', ['0', '1'] as const, '0') === '1',
+  ROUNDS: intKnob('BENCH_ROUNDS', 3),
 }));
 const CLI = resolve(root, process.env.BENCH_CLI ?? 'dist/bench.js');
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -434,30 +438,41 @@ async function main(): Promise<void> {
     console.log(`load average at start: ${load()}\n`);
 
     console.log(
-      `1. ${RATE}/s for ${SECONDS} s, ${VUS} pre-allocated VUs, discardResponseBodies (each client alone)`,
+      `1. ${RATE}/s for ${SECONDS} s, ${VUS} pre-allocated VUs, discardResponseBodies (each client alone), ${ROUNDS} round${ROUNDS > 1 ? 's' : ''} of vegeta then each form: every ratio is to the vegeta of its round`,
     );
-    const vegeta = await runVegeta(tools.vegeta, url, RATE, SECONDS, VUS);
-    const runs = new Map<Form, Figures>();
-    for (const form of FORMS) runs.set(form, await runBench(form, url, RATE, SECONDS, VUS));
-    console.log(
-      '\n| client | CPU per request | dropped | p50 / p99 | start lag p50 / p99 | peak RSS | busiest thread | endpoint CPU per request |',
-    );
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    const row = (name: string, f: Figures, ratios: boolean) =>
-      console.log(
-        `| ${name} | ${us(f.cpuUs)}${ratios ? ` (${x(f.cpuUs, vegeta.cpuUs)})` : ''} | ${f.dropped}${f.droppedUnderK6Rule === undefined ? '' : ` (k6's rule: ${f.droppedUnderK6Rule})`} | ${ms(f.p50)} / ${ms(f.p99)}${ratios ? ` (p99 ${x(f.p99, vegeta.p99)})` : ''} | ${ms(f.lagP50)} / ${ms(f.lagP99)} | ${mb(f.peakRss)} | ${pct(f.busiestThread)} | ${us(f.endpointUs)} |`,
-      );
-    row(`vegeta ${VEGETA_MODULE.split('@')[1]} (Go, open model)`, vegeta, false);
-    for (const [form, f] of runs) row(FORM_NAME[form], f, true);
-    console.log('');
-    for (const [form, f] of runs) {
-      console.log(
-        `   ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s); steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)} (vegeta's run under k6's rule: ${vegeta.droppedUnderK6Rule}); p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
-      );
+    // Rounds, so that a slow minute of the machine (it has them: the endpoint's own CPU per request rises with
+    // them) shows up as one round off rather than as the runner's figure.
+    const rounds: { vegeta: Figures; forms: Map<Form, Figures> }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const vegeta = await runVegeta(tools.vegeta, url, RATE, SECONDS, VUS);
+      const forms = new Map<Form, Figures>();
+      for (const form of FORMS) forms.set(form, await runBench(form, url, RATE, SECONDS, VUS));
+      rounds.push({ vegeta, forms });
     }
     console.log(
-      `   vegeta: ${vegeta.requests} requests (${vegeta.rate.toFixed(1)}/s); steal ${pct(vegeta.steal)}`,
+      '\n| round | client | CPU per request | dropped | p50 / p99 | start lag p50 / p99 | peak RSS | busiest thread | endpoint CPU per request |',
     );
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const [r, { vegeta, forms }] of rounds.entries()) {
+      const row = (name: string, f: Figures, ratios: boolean) =>
+        console.log(
+          `| ${r + 1} | ${name} | ${us(f.cpuUs)}${ratios ? ` (${x(f.cpuUs, vegeta.cpuUs)})` : ''} | ${f.dropped}${f.droppedUnderK6Rule === undefined ? '' : ` (k6's rule: ${f.droppedUnderK6Rule})`} | ${ms(f.p50)} / ${ms(f.p99)}${ratios ? ` (p99 ${x(f.p99, vegeta.p99)})` : ''} | ${ms(f.lagP50)} / ${ms(f.lagP99)} | ${mb(f.peakRss)} | ${pct(f.busiestThread)} | ${us(f.endpointUs)} |`,
+        );
+      row(`vegeta ${VEGETA_MODULE.split('@')[1]} (Go, open model)`, vegeta, false);
+      for (const [form, f] of forms) row(FORM_NAME[form], f, true);
+    }
+    console.log('');
+    for (const [r, { vegeta, forms }] of rounds.entries()) {
+      for (const [form, f] of forms) {
+        console.log(
+          `   round ${r + 1}, ${form}: ${f.requests} requests (${f.rate.toFixed(1)}/s); steal ${pct(f.steal)}. Goals: CPU per request ${x(f.cpuUs, vegeta.cpuUs)} <= 1.5x ${verdict(f.cpuUs <= 1.5 * vegeta.cpuUs)}; dropped ${f.dropped} ${verdict(f.dropped === 0)} (vegeta's run under k6's rule: ${vegeta.droppedUnderK6Rule}); p99 ${x(f.p99, vegeta.p99)} <= 2x ${verdict(f.p99 <= 2 * vegeta.p99)}`,
+        );
+      }
+      console.log(
+        `   round ${r + 1}, vegeta: ${vegeta.requests} requests (${vegeta.rate.toFixed(1)}/s); steal ${pct(vegeta.steal)}`,
+      );
+    }
+    const vegeta = rounds[rounds.length - 1].vegeta;
     if (TIMELINE) await printTimelines(url, 2 * vegeta.p99, tools.stallProbe);
 
     console.log(`\n2. a slow test: ${SLOW_RATE}/s for ${SLOW_SECONDS} s (${VUS} VUs)\n`);
