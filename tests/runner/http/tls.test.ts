@@ -69,10 +69,9 @@ describe('TLS', () => {
   it('reports tls_version, TLS handshake time on a new connection and none on reuse', async () => {
     const vu = await FakeVu.start(pool, 2, { insecureSkipTLSVerify: true });
     try {
-      // The pause (a k6 sleep's, 20 ms) lets undici finish with the first exchange: a request sent within an event-loop
-      // turn or two of the previous response can get a new connection under load (undici 7.30 keeps an idle socket
-      // busy for one more turn while it checks it; the pool routes the next request to a new client meanwhile). That
-      // is pool scheduling (runner/http/README.md, Known issues); this test is about the timings each connection reports.
+      // The pause (a k6 sleep's, 20 ms) lets undici finish with the first exchange: under load, a request sent an
+      // event-loop turn or two after the previous response can get a new connection (runner/http/README.md, Known
+      // issues). This test is about the timings each connection reports, not about that scheduling.
       const r = await vu.run(`
         const a = http.get('${h1Url}/');
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
