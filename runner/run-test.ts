@@ -371,14 +371,16 @@ async function execute(
 
   let setupData: string | undefined;
   let setupFailed = false;
+  const exported = plan.init.exports;
+  // An instance of `bench run --instances` is handed the coordinator's setup() data instead of running it.
+  const runsSetup = exported.setup === 'function' && plan.options.noSetup !== true && !input.handedSetup;
   try {
     try {
       display.start();
       if (input.remote) await input.remote.start?.(aborted);
       else {
-        // setup() will run: its I/O worker boots beside the VUs' initialisation rather than after it (whenBooted).
-        const setupWillRun = plan.init.exports.setup === 'function' && plan.options.noSetup !== true;
-        if (setupWillRun && !input.handedSetup) http.startFor(0);
+        // setup()'s I/O worker boots beside the VUs' initialisation rather than after it (whenBooted).
+        if (runsSetup) http.startFor(0);
         await pool.prepare(plan.plan.plannedPeak);
       }
     } catch (error) {
@@ -393,8 +395,6 @@ async function execute(
     tick(false);
     ticker = setInterval(tick, 1000);
 
-    const exported = plan.init.exports;
-    const noSetup = plan.options.noSetup === true;
     const noTeardown = plan.options.noTeardown === true;
     // Stopped while the VUs were initialised: no setup, so no teardown either.
     if (isAborted) setupFailed = true;
@@ -403,7 +403,7 @@ async function execute(
       setupData = handed.setupData;
       const wait = (handed.startAtMs ?? 0) - Date.now();
       if (wait > 0) await Promise.race([new Promise((resolve) => setTimeout(resolve, wait)), aborted]);
-    } else if (exported.setup === 'function' && !noSetup) {
+    } else if (runsSetup) {
       display.phase = 'setup';
       inSetup = true;
       const outcome = await runSetup(template, http, events, plan.setupTimeout, aborted).finally(() => {

@@ -20,10 +20,11 @@ export class HttpIoPool {
   private closed = false;
 
   private constructor(
-    /** Each worker once started; undefined until a VU is connected to it (see lazy()). */
-    private readonly workers: Array<Worker | undefined>,
-    /** Each started worker's 'ready': it has loaded its HTTP client and is idle until requests come. */
-    private readonly ready: Array<Promise<void> | undefined>,
+    /**
+     * Each worker once started, with its 'ready' (it has loaded its HTTP client and is idle until requests come);
+     * undefined until a VU is connected to it (see lazy()).
+     */
+    private readonly workers: Array<{ worker: Worker; ready: Promise<void> } | undefined>,
     private readonly file: URL,
     private readonly loopLag: Int32Array,
   ) {}
@@ -49,7 +50,6 @@ export class HttpIoPool {
     const loopLag = new Int32Array(new SharedArrayBuffer(4 * count));
     return new HttpIoPool(
       Array.from({ length: count }, () => undefined),
-      Array.from({ length: count }, () => undefined),
       file,
       loopLag,
     );
@@ -61,16 +61,14 @@ export class HttpIoPool {
   }
 
   private worker(index: number): Worker {
-    let worker = this.workers[index];
-    if (!worker) {
-      const workerData: IoWorkerData = { loopLag: this.loopLag, index };
-      worker = new Worker(this.file, { workerData });
-      this.workers[index] = worker;
-      const ready = waitFor(worker, 'ready');
-      // A worker that fails to boot fails its requests (or the run, for whoever awaits whenBooted()).
-      ready.catch(() => {});
-      this.ready[index] = ready;
-    }
+    const started = this.workers[index];
+    if (started) return started.worker;
+    const workerData: IoWorkerData = { loopLag: this.loopLag, index };
+    const worker = new Worker(this.file, { workerData });
+    const ready = waitFor(worker, 'ready');
+    // A worker that fails to boot fails its requests (or the run, for whoever awaits whenBooted()).
+    ready.catch(() => {});
+    this.workers[index] = { worker, ready };
     return worker;
   }
 
@@ -81,7 +79,7 @@ export class HttpIoPool {
    * Performance).
    */
   async whenBooted(): Promise<void> {
-    await Promise.all(this.ready.filter((r) => r !== undefined));
+    await Promise.all(this.workers.map((started) => started?.ready));
   }
 
   /**
@@ -89,7 +87,7 @@ export class HttpIoPool {
    * are timed on these threads, so a stall here inflates http_req_* timings (bench_event_loop_lag{thread:http}).
    */
   takeLoopLag(): number[] {
-    return this.workers.map((worker, i) => (worker ? takePublishedLag(this.loopLag, i) : Number.NaN));
+    return this.workers.map((started, i) => (started ? takePublishedLag(this.loopLag, i) : Number.NaN));
   }
 
   /** Starts the worker that VU `vuId`'s port will be served by, ahead of connectVu (it boots meanwhile). */
@@ -116,8 +114,9 @@ export class HttpIoPool {
     if (this.closed) return;
     this.closed = true;
     await Promise.all(
-      this.workers.map(async (worker) => {
-        if (!worker) return;
+      this.workers.map(async (started) => {
+        if (!started) return;
+        const { worker } = started;
         const closed = waitFor(worker, 'closed');
         const message: IoControlMessage = { t: 'close' };
         worker.postMessage(message);

@@ -7,7 +7,7 @@ const ON_CUE = new URL('./fixtures/io-worker-ready-on-cue.mjs', import.meta.url)
 
 /** The pool's first worker, reached through its private list to cue the fixture on its control channel. */
 function workerOf(pool: HttpIoPool): { postMessage(m: unknown): void } {
-  return (pool as unknown as { workers: { postMessage(m: unknown): void }[] }).workers[0];
+  return (pool as unknown as { workers: { worker: { postMessage(m: unknown): void } }[] }).workers[0].worker;
 }
 
 /** Whether `p` has settled after the turns already queued have run. */
