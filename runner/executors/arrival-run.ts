@@ -14,6 +14,11 @@ export interface ArrivalPlan {
   start: number;
   /** Epoch ms from which this VU counts as free (pre-allocated VUs: the schedule start). */
   freeSince: number;
+  /**
+   * Pre-allocated VUs: the claim number of this VU's first start (the i-th VU takes the i-th start), or -1 for a VU
+   * added later, which claims from the shared counter like every next start.
+   */
+  firstClaim: number;
   maxVUs: number;
   /** dropped_iterations tags: run tags + scenario. */
   droppedTags: Record<string, string>;
@@ -63,16 +68,20 @@ export async function runArrival(
   Atomics.store(block, SC_VUS, vus.length);
   const start = nowMs();
   s.startedAt = start;
-  const plan = (freeSince: number): ArrivalPlan => ({
+  const plan = (freeSince: number, firstClaim = -1): ArrivalPlan => ({
     schedule: c,
     start,
     freeSince,
+    firstClaim,
     maxVUs: c.maxVUs,
     droppedTags: s.droppedTags,
     starts: c.starts ?? WHOLE,
   });
-  // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later.
-  for (const vu of vus) void s.activate(vu, plan(start));
+  // Pre-allocated VUs count as free from the schedule start, even if their activation message lands later, and each
+  // holds one of the first starts before any VU can claim: a VU whose first iteration ended before the others'
+  // activations were read would otherwise claim their starts, already due, and drop them with those VUs still idle.
+  const first = Atomics.add(block, SC_NEXT_ITER, vus.length);
+  vus.forEach((vu, i) => void s.activate(vu, plan(start, first + i)));
   s.started();
   // VUs ask for more VUs (up to maxVUs) by raising PENDING when they drop a start, and wake this thread with a
   // notify on DROPPED, which they count after raising PENDING; initialise them here. The thread sleeps in
@@ -127,9 +136,12 @@ export async function arrivalVu(plan: ArrivalPlan, loop: VuLoop): Promise<number
   const block = loop.block;
   const offsetOf = arrivalOffsetOf(plan.schedule);
   let freeSince = plan.freeSince;
+  let claim = plan.firstClaim;
   let atMax = false;
   while (!loop.scenarioStopped()) {
-    const offset = offsetOf(stripeItem(plan.starts, Atomics.add(block, SC_NEXT_ITER, 1)));
+    const number = claim >= 0 ? claim : Atomics.add(block, SC_NEXT_ITER, 1);
+    claim = -1;
+    const offset = offsetOf(stripeItem(plan.starts, number));
     if (offset === Number.POSITIVE_INFINITY) break;
     const due = plan.start + offset;
     if (due < freeSince) {

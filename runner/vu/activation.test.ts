@@ -79,6 +79,7 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
       schedule: { executor: 'constant-arrival-rate', rate: 1, timeUnit: PERIOD_MS, duration },
       start,
       freeSince: start,
+      firstClaim: -1,
       maxVUs: 1,
       droppedTags: { scenario: 'q' },
       starts: { lcd: 1, positions: [0] },
