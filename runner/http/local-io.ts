@@ -17,12 +17,9 @@ export class LocalIo {
       const resolve = this.waiting.get(reply.id);
       if (!resolve) return; // cancelled
       this.waiting.delete(reply.id);
-      // Delivered after undici makes an HTTP/1.1 connection reusable, on the turn after the response completed (its
-      // setImmediate, queued by the caller of this callback once it returns): a VU that sent its next request sooner
-      // would get a second connection where k6 reuses the first (the I/O worker path is slow enough not to notice).
-      // The microtask runs once that caller's synchronous code is done, so this immediate is queued after undici's
-      // and runs in the same turn, not one turn later.
-      queueMicrotask(() => setImmediate(resolve, reply));
+      // The VU's next request may follow at once: runner/http/vu-dispatcher.ts sends it over this connection even
+      // while undici still checks the idle socket.
+      resolve(reply);
     });
     this.connection.handle({ t: 'attach', ...attach });
   }

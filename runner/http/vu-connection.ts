@@ -4,12 +4,13 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
-import type { Agent, Client } from 'undici';
+import type { Client } from 'undici';
 import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
 import { sharedBodyView } from './shared-body';
 import { justConnectedSocket, timedConnector } from './socket-timings';
 import { undici } from './undici';
+import { VuDispatcher } from './vu-dispatcher';
 import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
 
 /**
@@ -46,8 +47,17 @@ const KEEP_ALIVE_MS = 90_000;
  * never pipelines), every request as a stream of the one connection on HTTP/2 (as Go does). undici would keep an
  * HTTP/2 client at `pipelining: 1` and open a connection per concurrent request.
  */
-function protocolAwareClient(origin: URL, options: object): Client {
-  const client = new (undici().Client)(origin, options);
+function protocolAwareClient(origin: URL, connect: ReturnType<typeof timedConnector>): Client {
+  const client = new (undici().Client)(origin, {
+    connect,
+    allowH2: true,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+    // k6 has one whole-request timeout (params.timeout), enforced by Exchange; undici's own are turned off.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    pipelining: 1,
+  });
   client.on('connect', () => {
     const socket = justConnectedSocket() as TLSSocket | undefined;
     client.pipelining = socket?.alpnProtocol === 'h2' ? Number.POSITIVE_INFINITY : 1;
@@ -60,7 +70,7 @@ export type ReplySink = (reply: ReplyMessage, transfer: ArrayBuffer[]) => void;
 
 export class VuConnection {
   private signal: Int32Array | undefined;
-  private agent: Agent | undefined;
+  private agent: VuDispatcher | undefined;
   private noConnectionReuse = false;
   private insecure = false;
   private readonly inFlight = new Map<number, Exchange>();
@@ -99,21 +109,12 @@ export class VuConnection {
     this.insecure = message.insecureSkipTLSVerify;
   }
 
-  private pool(): Agent {
+  private pool(): VuDispatcher {
     if (!this.agent) {
-      const { Agent, Pool } = undici();
-      this.agent = new Agent({
-        // HTTP/2 only through TLS ALPN, as k6 (no h2c).
-        connect: timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true }),
-        allowH2: true,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        keepAliveMaxTimeout: KEEP_ALIVE_MS,
-        // k6 has one whole-request timeout (params.timeout), enforced by Exchange; undici's own are turned off.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        pipelining: 1,
-        factory: (origin, options) => new Pool(origin, { ...options, factory: protocolAwareClient }),
-      });
+      // One connector for the VU's connections (its TLS session cache is the VU's); HTTP/2 only through TLS ALPN, as
+      // k6 (no h2c).
+      const connect = timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true });
+      this.agent = new VuDispatcher((origin) => protocolAwareClient(origin, connect));
     }
     return this.agent;
   }
