@@ -31,7 +31,12 @@ describe('pickClient', () => {
 });
 
 /** A keep-alive HTTP/1.1 server on 127.0.0.1 answering every request with a 2-byte body; counts connections. */
-async function server(): Promise<{ origin: string; connections: () => number; close: () => Promise<void> }> {
+async function server(): Promise<{
+  origin: string;
+  connections: () => number;
+  dropConnections: () => void;
+  close: () => Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   let connections = 0;
   const s = createServer((socket) => {
@@ -51,6 +56,9 @@ async function server(): Promise<{ origin: string; connections: () => number; cl
   return {
     origin: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
     connections: () => connections,
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
+    },
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -127,4 +135,25 @@ describe('VuDispatcher', () => {
     expect(await round()).toEqual([200, 200, 200]);
     expect(srv.connections()).toBe(3);
   });
+
+  it('drops a client once its connection closed with nothing queued, and reconnects on the next request', async () => {
+    const srv = await server();
+    cleanup.push(srv.close);
+    const d = dispatcher();
+    const get = () =>
+      new Promise<number>((resolve, reject) =>
+        d.dispatch({ origin: srv.origin, path: '/', method: 'GET' }, handler(resolve, reject)),
+      );
+    expect(await get()).toBe(200);
+    expect(d.clients).toBe(1);
+    srv.dropConnections();
+    await until(() => d.clients === 0);
+    expect(await get()).toBe(200);
+    expect([d.clients, srv.connections()]).toEqual([1, 2]);
+  });
 });
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(condition()).toBe(true);
+}

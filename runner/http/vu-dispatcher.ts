@@ -44,20 +44,43 @@ export class VuDispatcher {
     options: Dispatcher.DispatchOptions & { origin: string },
     handler: Dispatcher.DispatchHandler,
   ): void {
-    let clients = this.origins.get(options.origin);
+    const origin = options.origin;
+    let clients = this.origins.get(origin);
     if (!clients) {
       clients = [];
-      this.origins.set(options.origin, clients);
+      this.origins.set(origin, clients);
     }
-    for (let i = clients.length - 1; i >= 0; i--) if (clients[i].destroyed) clients.splice(i, 1);
     const at = pickClient(clients);
     let client: Client;
     if (at >= 0) client = clients[at];
     else {
-      client = this.factory(new URL(options.origin));
+      client = this.factory(new URL(origin));
+      const made = client;
+      // A client whose connection closed with nothing queued is dropped, as the Agent dropped an origin's pool once
+      // its connections were gone: a script calling many origins must not keep a client for each.
+      const forget = () => {
+        if (made.stats.size === 0) this.forget(origin, made);
+      };
+      client.on('disconnect', forget).on('connectionError', forget);
       clients.push(client);
     }
     client.dispatch(options, handler);
+  }
+
+  /** Clients kept, over every origin. */
+  get clients(): number {
+    let n = 0;
+    for (const list of this.origins.values()) n += list.length;
+    return n;
+  }
+
+  private forget(origin: string, client: Client): void {
+    const clients = this.origins.get(origin);
+    const at = clients?.indexOf(client) ?? -1;
+    if (!clients || at < 0) return;
+    clients.splice(at, 1);
+    if (clients.length === 0) this.origins.delete(origin);
+    client.close().catch(() => {});
   }
 
   /** Lets in-flight requests finish, then closes every connection. */
