@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ChartSpec } from '../lib/report/chart-spec';
 import { CHART_HEIGHT, type EChartsOption, echartsOption } from './echarts-option';
+import { wrappedLegendBottom } from './legend-layout';
 
 const require = createRequire(import.meta.url);
 let library: string | undefined;
@@ -76,15 +77,34 @@ const CLIENT = `
       return lines.join('<br>');
     };
   }
+  var wrappedLegendBottom = ${wrappedLegendBottom.toString()};
+  var measure = document.createElement('canvas').getContext('2d');
+  var drawn = {};
+  // Every legend entry shown: a plain legend wrapping onto the rows its texts need at this width (measured in the
+  // page's font), the plot below it and the chart that much taller, where a scrolling one paged them behind "1/2".
+  function layOut(el, chart) {
+    var option = chart.option;
+    if (chart.gridTop === undefined) chart.gridTop = option.grid.top;
+    measure.font = '12px ' + option.textStyle.fontFamily;
+    var widths = option.series.map(function (s) { return measure.measureText(s.name).width; });
+    var room = el.clientWidth - option.legend.left - option.legend.right;
+    var gridTop = Math.max(chart.gridTop, Math.ceil(wrappedLegendBottom(widths, room, option.legend.top) + 16));
+    option.legend.type = 'plain';
+    option.grid.top = gridTop;
+    el.style.height = (${CHART_HEIGHT} + gridTop - chart.gridTop) + 'px';
+  }
   function draw(chart) {
     var el = document.getElementById('chart-' + chart.id);
     if (!el) return;
     var option = chart.option;
     option.tooltip.formatter = tooltipFor(option);
     if (option.xAxis && option.xAxis.type !== 'category') option.dataZoom = [{ type: 'inside', filterMode: 'none' }];
+    layOut(el, chart);
     var instance = instances[chart.id] || echarts.init(el, null, { renderer: 'svg' });
     instances[chart.id] = instance;
+    drawn[chart.id] = chart;
     instance.setOption(option, { notMerge: false, lazyUpdate: false });
+    instance.resize();
   }
   function drawAll(charts) {
     charts.forEach(draw);
@@ -92,7 +112,7 @@ const CLIENT = `
   }
   drawAll(JSON.parse(document.getElementById('bench-charts').textContent));
   window.addEventListener('resize', function () {
-    Object.keys(instances).forEach(function (k) { instances[k].resize(); });
+    Object.keys(drawn).forEach(function (k) { draw(drawn[k]); });
   });
   var events = document.body.getAttribute('data-events');
   if (events && window.EventSource) {

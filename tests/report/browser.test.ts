@@ -1,6 +1,6 @@
 // Every HTML page bench generates, opened in headless Chromium (the Debian package; make chromium installs it): no
-// console error, every chart drew, and every legend entry toggles marks the chart really drew (hiding a series
-// removes elements from its SVG). The pages: reports of golden results of both experiments (one from before the
+// console error, every chart drew, every legend entry is shown above the plot (none paged away) and toggles marks the
+// chart really drew (hiding a series removes elements from its SVG). The pages: reports of golden results of both experiments (one from before the
 // time series), every committed result's report, and the web-dashboard export of a short run of a small script
 // (tests/report/dashboard-run.ts; tests/report/dashboard.test.ts checks its content).
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -65,7 +65,14 @@ const INSPECT = `[...document.querySelectorAll('.chart')].map((el) => {
     toggle('legendSelect', s.name);
     return before === 0 || hidden >= before;
   }).map((s) => s.name);
-  return { id: el.id, series: series.length, silent };
+  // Legend entries a reader can see: a text with the series' name inside the chart, above the plot.
+  const box = el.getBoundingClientRect();
+  const shown = new Set([...el.querySelectorAll('text')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return r.bottom <= top + 4 && r.right <= box.right + 1 && r.width > 0;
+  }).map((t) => t.textContent));
+  const unseen = [...new Set(series.map((s) => s.name))].filter((name) => !shown.has(name));
+  return { id: el.id, series: series.length, silent, unseen };
 })`;
 
 /** What the page did: console errors, charts drawn, and per chart the series whose hiding removed nothing. */
@@ -77,7 +84,12 @@ async function inspect(page: Page, file: string) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`file://${file}`);
   await page.waitForSelector('body[data-charts-drawn]', { timeout: 20_000 });
-  const charts = (await page.evaluate(INSPECT)) as { id: string; series: number; silent: string[] }[];
+  const charts = (await page.evaluate(INSPECT)) as {
+    id: string;
+    series: number;
+    silent: string[];
+    unseen: string[];
+  }[];
   return { errors, drawn: Number(await page.getAttribute('body', 'data-charts-drawn')), charts };
 }
 
@@ -126,6 +138,7 @@ describe('generated HTML in a real browser', () => {
       for (const c of s.charts) {
         expect(c.series, `${file} ${c.id}`).toBeGreaterThan(0);
         expect(c.silent, `${file} ${c.id}: series that drew nothing`).toEqual([]);
+        expect(c.unseen, `${file} ${c.id}: legend entries not shown above the plot`).toEqual([]);
       }
     }
     expect(seen[dashboard].charts.map((c) => c.id)).toEqual([
