@@ -17,9 +17,10 @@ export class LocalIo {
       const resolve = this.waiting.get(reply.id);
       if (!resolve) return; // cancelled
       this.waiting.delete(reply.id);
-      // The VU's next request may follow at once: runner/http/vu-dispatcher.ts sends it over this connection even
-      // while undici still checks the idle socket.
-      resolve(reply);
+      // Delivered in the check phase, once the poll phase has read every socket that was ready: resolved here, the
+      // VU's continuation (its next iteration, as a microtask) would run between this socket's callback and the next
+      // one's, and the other VUs' response timestamps on this thread would wait for it.
+      setImmediate(resolve, reply);
     });
     this.connection.handle({ t: 'attach', ...attach });
   }
