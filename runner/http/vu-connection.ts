@@ -1,4 +1,4 @@
-// One VU's HTTP connection pool and the requests in flight on it: its own undici keep-alive pool (k6 never shares
+// One VU's HTTP connection pool and the requests in flight on it: its own keep-alive connections (./vu-dispatcher.ts; k6 never shares
 // connections between VUs), served either on an HTTP I/O worker (replies posted back through the VU's port, waking
 // the VU when it blocks on them) or on the VU's own thread (runner/http/local-io.ts, async requests only).
 import { Readable } from 'node:stream';
@@ -70,7 +70,7 @@ export type ReplySink = (reply: ReplyMessage, transfer: ArrayBuffer[]) => void;
 
 export class VuConnection {
   private signal: Int32Array | undefined;
-  private agent: VuDispatcher | undefined;
+  private connections: VuDispatcher | undefined;
   private noConnectionReuse = false;
   private insecure = false;
   private readonly inFlight = new Map<number, Exchange>();
@@ -105,18 +105,18 @@ export class VuConnection {
   private attach(message: AttachMessage): void {
     this.signal = message.signal;
     this.noConnectionReuse = message.noConnectionReuse;
-    if (this.agent && this.insecure !== message.insecureSkipTLSVerify) this.closeIdle();
+    if (this.connections && this.insecure !== message.insecureSkipTLSVerify) this.closeIdle();
     this.insecure = message.insecureSkipTLSVerify;
   }
 
-  private pool(): VuDispatcher {
-    if (!this.agent) {
+  private dispatcher(): VuDispatcher {
+    if (!this.connections) {
       // One connector for the VU's connections (its TLS session cache is the VU's); HTTP/2 only through TLS ALPN, as
       // k6 (no h2c).
       const connect = timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true });
-      this.agent = new VuDispatcher((origin) => protocolAwareClient(origin, connect));
+      this.connections = new VuDispatcher((origin) => protocolAwareClient(origin, connect));
     }
-    return this.agent;
+    return this.connections;
   }
 
   /** Large bodies become a stream of slices with an explicit Content-Length; small ones a Buffer. */
@@ -154,7 +154,7 @@ export class VuConnection {
     try {
       const { body, length, release } = this.dispatchBody(request);
       if (release) this.releases.set(request.id, release);
-      this.pool().dispatch(
+      this.dispatcher().dispatch(
         {
           origin: request.origin,
           path: request.path,
@@ -198,18 +198,18 @@ export class VuConnection {
   }
 
   private closeIdle(): void {
-    const agent = this.agent;
-    this.agent = undefined;
-    // close() lets in-flight requests finish and then drops the sockets; new requests get a fresh pool.
-    agent?.close().catch(() => {});
+    const connections = this.connections;
+    this.connections = undefined;
+    // close() lets in-flight requests finish and then drops the sockets; new requests get fresh connections.
+    connections?.close().catch(() => {});
   }
 
   async close(): Promise<void> {
     for (const exchange of this.inFlight.values()) exchange.cancel();
     this.inFlight.clear();
     for (const id of [...this.releases.keys()]) this.release(id);
-    const agent = this.agent;
-    this.agent = undefined;
-    await agent?.destroy().catch(() => {});
+    const connections = this.connections;
+    this.connections = undefined;
+    await connections?.destroy().catch(() => {});
   }
 }
