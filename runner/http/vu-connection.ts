@@ -1,6 +1,7 @@
-// One VU's HTTP connection pool and the requests in flight on it: its own keep-alive connections (./vu-dispatcher.ts; k6 never shares
-// connections between VUs), served either on an HTTP I/O worker (replies posted back through the VU's port, waking
-// the VU when it blocks on them) or on the VU's own thread (runner/http/local-io.ts, async requests only).
+// One VU's HTTP connections and the requests in flight on them: its own keep-alive connections (./vu-dispatcher.ts;
+// k6 never shares connections between VUs), served either on an HTTP I/O worker (replies posted back through the
+// VU's port, waking the VU when it blocks on them) or on the VU's own thread (runner/http/local-io.ts, async requests
+// only).
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
