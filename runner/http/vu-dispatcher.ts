@@ -51,20 +51,20 @@ export class VuDispatcher {
       this.origins.set(origin, clients);
     }
     const at = pickClient(clients);
-    let client: Client;
-    if (at >= 0) client = clients[at];
-    else {
-      client = this.factory(new URL(origin));
-      const made = client;
-      // A client whose connection closed with nothing queued is dropped, as the Agent dropped an origin's pool once
-      // its connections were gone: a script calling many origins must not keep a client for each.
-      const forget = () => {
-        if (made.stats.size === 0) this.forget(origin, made);
-      };
-      client.on('disconnect', forget).on('connectionError', forget);
-      clients.push(client);
-    }
-    client.dispatch(options, handler);
+    (at >= 0 ? clients[at] : this.added(origin, clients)).dispatch(options, handler);
+  }
+
+  /** A new client for `origin`, kept in its list until its connection closes with nothing queued. */
+  private added(origin: string, clients: Client[]): Client {
+    const client = this.factory(new URL(origin));
+    // Dropped then, as the Agent dropped an origin's pool once its connections were gone: a script calling many
+    // origins must not keep a client for each.
+    const forget = () => {
+      if (client.stats.size === 0) this.forget(origin, client);
+    };
+    client.on('disconnect', forget).on('connectionError', forget);
+    clients.push(client);
+    return client;
   }
 
   /** Clients kept, over every origin. */
