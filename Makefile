@@ -88,8 +88,8 @@ filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny
 	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 # RUN=runs/<name>.json (or .md); the newest run in runs/ by default.
-publish: $(CHROMIUM) ## copy a run's .md and .json from runs/ into results/ with its charts, HTML report and screenshot, to commit them (RUN=runs/<file>)
-	@npx tsx scripts/publish-run.ts $(RUN) $(QUIET_FAIL)
+publish: build $(CHROMIUM) ## copy a run's .md and .json from runs/ into results/ with its charts, HTML report and screenshot, to commit them (RUN=runs/<file>)
+	@node bin/bench.js publish $(RUN) $(QUIET_FAIL)
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall

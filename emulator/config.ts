@@ -1,7 +1,7 @@
 // The emulator's settings: defaults with units, the `bench emulator` flags that set them, and their checks.
 import { parseArgs } from 'node:util';
-import { parseSize } from '../lib/sizes';
-import { parseGoDuration } from '../runner/options/durations';
+import { parseGoDuration } from '../core/durations';
+import { parseSize } from '../core/sizes';
 
 /**
  * The service's latency structure (`--latency-model service`, the default): waits, never CPU, each from a public

@@ -1,6 +1,6 @@
 // Typed readers for knobs passed as environment variables (k6 `__ENV`): every error names the variable, what it got
 // and what it accepts. Pure: the scenario hands `__ENV` in, so Node tests use the same parsers.
-import { parseSize } from './sizes';
+import { parseSize } from '../core/sizes';
 
 /** The environment as k6 exposes it: names to string values (missing names are undefined). */
 export type EnvRecord = Readonly<Record<string, string | undefined>>;

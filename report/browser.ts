@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { BenchError } from '../runner/errors';
-import { EXIT_GENERIC_ERROR } from '../runner/exit-codes';
+import { BenchError } from '../core/errors';
+import { EXIT_GENERIC_ERROR } from '../core/exit-codes';
 
 export const CHROMIUM = '/usr/bin/chromium';
 

@@ -4,12 +4,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { marked } from 'marked';
+import type { ChartSet } from '../core/chart-spec';
 import { type BacklogReportInput, backlogCharts } from '../lib/backlog/charts';
 import { type FilterCostReportInput, filterCostCharts } from '../lib/filter-cost/charts';
-import type { ChartSet } from '../lib/report/chart-spec';
-import { escapeHtml, htmlPage, pageCharts } from './html-page';
+import { escapeHtml, htmlPage, pageCharts } from '../charts/html-page';
 import { chartSection, embedCharts, withoutChartSection } from './markdown-embed';
-import { renderSvg } from './svg';
+import { renderSvg } from '../charts/svg';
 
 export type KnownResult =
   | { experiment: 'backlog'; result: BacklogReportInput }

@@ -1,15 +1,8 @@
 // Programmatic entry of `bench run`: script + flags -> exit code. The CLI is a thin shell over it.
 //   prepare (load, init #0, options) -> outputs, header -> VUs -> setup -> scenarios -> teardown
 //   -> final thresholds, outputs closed -> summary (handleSummary or text) -> exit code
-import { IN_VUS_ACTIVE, nowMs } from './control-block';
-import { writeEndOfTestSummary } from './engine/end-of-test';
-import { type PrepareInput, prepareRun, type RunPlan, type VuPlacement } from './engine/prepare';
-import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
-import { runSetup, runTeardown } from './engine/setup-teardown';
-import { VuPool } from './engine/vu-pool';
-import { BenchError, exitCodeOf } from './errors';
-import { planHeader } from './executors/execution-plan';
-import { describeScenario } from './executors/index';
+
+import { BenchError, exitCodeOf } from '../core/errors';
 import {
   EXIT_EXTERNAL_ABORT,
   EXIT_MARKED_AS_FAILED,
@@ -17,7 +10,15 @@ import {
   EXIT_SCRIPT_ABORTED,
   EXIT_SCRIPT_EXCEPTION,
   EXIT_THRESHOLDS_FAILED,
-} from './exit-codes';
+} from '../core/exit-codes';
+import { IN_VUS_ACTIVE, nowMs } from './control-block';
+import { writeEndOfTestSummary } from './engine/end-of-test';
+import { type PrepareInput, prepareRun, type RunPlan, type VuPlacement } from './engine/prepare';
+import { newProgress, runScenario, type ScenarioEnv, type ScenarioProgress } from './engine/scenario-run';
+import { runSetup, runTeardown } from './engine/setup-teardown';
+import { VuPool } from './engine/vu-pool';
+import { planHeader } from './executors/execution-plan';
+import { describeScenario } from './executors/index';
 import { tuneHeapForLoad } from './heap-tuning';
 import { HttpIoPool } from './http/io-pool';
 import { Aggregator } from './metrics/aggregator';

@@ -1,7 +1,7 @@
 // The smallest valid k6 script: keeps the bundle pipeline honest (one GET against a loopback target).
 import { check } from 'k6';
 import http from 'k6/http';
-import { formatBytes } from '../lib/sizes';
+import { formatBytes } from '../core/sizes';
 
 export const options = {
   vus: 1,

@@ -21,8 +21,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatBytes } from '../core/sizes';
 import { seededRandom } from '../emulator/vector/random';
-import { formatBytes } from '../lib/sizes';
 import { choiceKnob, intKnob, readKnobs } from './bench-knobs';
 import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
 import { startEmulator, stopProcess } from './with-emulator';

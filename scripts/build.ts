@@ -95,7 +95,7 @@ export function scenarioEntries(): string[] {
  * finds a worker with `new URL('./<name>.worker.js', import.meta.url)` (see runner/worker-url.ts).
  */
 export function nodeEntries(): Record<string, string> {
-  const entries: Record<string, string> = { bench: join(root, 'runner/cli/main.ts') };
+  const entries: Record<string, string> = { bench: join(root, 'cli/main.ts') };
   for (const dir of ['runner', 'emulator']) {
     for (const file of listFiles(join(root, dir), (f) => f.endsWith('.worker.ts'))) {
       const name = basename(file, '.ts');

@@ -4,10 +4,10 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BenchError } from '../core/errors';
 import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
 import { EnvError } from '../lib/env';
-import { parseRunFlags } from '../runner/cli/flags';
-import { BenchError } from '../runner/errors';
+import { parseRunFlags } from '../runner/options/run-flags';
 import { envFlags, envFromFlags, withoutEnvFlags } from './env-flags';
 import { MAKE_TARGETS, type MakeTarget, type MakeTargetName, profileKnobs } from './experiments';
 import { chooseTarget, type TargetChoice, TargetRefused } from './target-rule';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { workerUrl } from '../../runner/worker-url';
+import { workerUrl } from '../../core/worker-url';
 import { lowerThreadPriority } from '../thread-cpu';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';

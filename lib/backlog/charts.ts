@@ -12,7 +12,7 @@ import {
   type RefLine,
   type Series,
   withoutEmptySeries,
-} from '../report/chart-spec';
+} from '../../core/chart-spec';
 import type { QuerySeries, TimeSeries, TimeSeriesWindow } from '../time-series';
 import { PUBLISHED_BACKLOG, SERVICE_BACKLOG_LIMIT_BYTES } from './published';
 import type { Cell, MetadataSnapshot } from './results/cells';

@@ -1,5 +1,7 @@
 // Experiment 1's knobs: names and defaults of the published harness, the target (read as every experiment reads it,
 // lib/common-knobs.ts) and the refusal rules, all checked before anything is written. Pure: `readBacklogConfig(__ENV)`.
+
+import { formatBytes } from '../../core/sizes';
 import {
   LAUNCHER_KNOBS,
   type QueryLoad,
@@ -13,7 +15,6 @@ import {
 } from '../common-knobs';
 import { EnvError, EnvReader, type EnvRecord } from '../env';
 import { checkKnobNames, knob, META_KNOBS, readKnobs } from '../knobs';
-import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 
 /** Every knob of the experiment, resolved. Serialised as `config` in the result JSON. */

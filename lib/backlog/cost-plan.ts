@@ -1,12 +1,13 @@
 // Experiment 1's bounds in rows, bytes, requests and time, and what they would cost on the real service at
 // turbopuffer's published prices (lib/cost-estimate.ts), printed by setup() before any write and named by the
 // refusal without TPUF_BENCH_CONFIRM_COST=1 (lib/cost-guard.ts). Against the emulator: the same counts, no bill. Pure.
+
+import { formatBytes } from '../../core/sizes';
 import { type CostEstimate, estimateCost, formatEstimate, type Usage } from '../cost-estimate';
 import { assertConfirmed } from '../cost-guard';
 import type { EnvRecord } from '../env';
 import { queryRateBound, queryScenarioVus } from '../query-scenario';
 import { formatSeconds } from '../results/run-status';
-import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 import type { BacklogConfig } from './config';
 import { QUERY_GRACEFUL_STOP_MS, scenarioSeconds, TEARDOWN_TIMEOUT_S } from './options';

@@ -1,8 +1,9 @@
 // Experiment 1's progress line, printed by the writer that ran the scenario's first iteration (it polls the backlog
 // all the time): the phase and cell, their consistency, the backlog against the gate, time left in the cell and in
 // the scenarios, and its own writes. Pure.
+
+import { formatBytes } from '../../core/sizes';
 import { formatSeconds } from '../results/run-status';
-import { formatBytes } from '../sizes';
 import type { Gates, PhaseName, Slot } from './phases';
 
 export interface BacklogProgress {

@@ -1,10 +1,10 @@
 // setup() of experiment 1: create a fresh namespace, write SEED_ROWS seeded vectors, wait until they are indexed,
 // and hand the schedule's t0 to every VU (teardown: lib/namespace-lifecycle.ts).
 import { sleep } from 'k6';
+import { formatBytes } from '../../core/sizes';
 import { drawSeed } from '../common-knobs';
 import { readingFrom } from '../metadata-poll';
 import { compactTimestamp, fillFreshNamespace } from '../namespace-lifecycle';
-import { formatBytes } from '../sizes';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { rowBytes } from '../vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from '../write-retry';

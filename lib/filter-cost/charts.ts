@@ -10,7 +10,7 @@ import {
   type Point,
   type Series,
   withoutEmptySeries,
-} from '../report/chart-spec';
+} from '../../core/chart-spec';
 import { CONSISTENCIES, type Consistency } from './cells';
 import { PUBLISHED_HEADLINE, PUBLISHED_SWEEP } from './published';
 import type { FilterCostCell } from './results/cells';

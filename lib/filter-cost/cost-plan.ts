@@ -1,6 +1,8 @@
 // Upper bounds of what the whole study writes, queries and stores, and what that would cost on the real service at
 // turbopuffer's published prices (lib/cost-estimate.ts), printed by setup() before any write and named by the
 // refusal without TPUF_BENCH_CONFIRM_COST=1 (lib/cost-guard.ts). Against the emulator: the same counts, no bill. Pure.
+
+import { formatBytes } from '../../core/sizes';
 import {
   type CostEstimate,
   estimateCost,
@@ -10,13 +12,13 @@ import {
 } from '../cost-estimate';
 import { queryRateBound } from '../query-scenario';
 import { formatSeconds } from '../results/run-status';
-import { formatBytes } from '../sizes';
 import { rowBytes } from '../vectors';
 import { attributeColumn, valueBytes } from './attribute-values';
 import { distinctFilters, ranksByVector, type StudyPlan } from './cells';
 import type { FilterCostConfig } from './config';
 import type { Configuration } from './configurations';
-import { TEARDOWN_TIMEOUT_S, timeline } from './options';
+import { TEARDOWN_TIMEOUT_S } from './options';
+import { timeline } from './timeline';
 
 /** What a query returns, at most, per row: its id and `$dist` or the attribute (8 bytes each). */
 const RETURNED_BYTES_PER_ROW = 16;

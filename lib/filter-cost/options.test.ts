@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { planStudy } from './cells';
 import { readFilterCostConfig } from './config';
-import { filterCostOptions, filterCostThresholds, JIT_SCENARIO, timeline } from './options';
+import { filterCostOptions, filterCostThresholds, JIT_SCENARIO } from './options';
 import { filterCostSeriesThresholds, queryClock, seriesPairs } from './series';
+import { timeline } from './timeline';
 
 const env = {
   ROWS: '1000',

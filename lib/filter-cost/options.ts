@@ -5,11 +5,12 @@
 import type { Options } from 'k6/options';
 import { ERROR_CLASSES, queryTrendKeys, type Thresholds } from '../metric-names';
 import { queryScenario } from '../query-scenario';
-import { CONSISTENCIES, type Consistency, distinctFilters, type QueryCell } from './cells';
+import { CONSISTENCIES, distinctFilters, type QueryCell } from './cells';
 import type { FilterCostConfig } from './config';
-import { cellKeys, FILTER_COST_METRIC, selectivityKey, windowScenario } from './metric-keys';
+import { cellKeys, FILTER_COST_METRIC, selectivityKey } from './metric-keys';
 import { GRID_TREND_STATS } from './quantile-grid';
 import { filterCostSeriesThresholds } from './series';
+import { timeline } from './timeline';
 
 /** teardown() may take this long (deleting every namespace); the cost plan's duration counts it. */
 export const TEARDOWN_TIMEOUT_S = 300;
@@ -19,51 +20,6 @@ export const JIT_SCENARIO = 'jit_warmup';
 
 /** A filter's measured share may differ from its target by this factor at most (the smoke run's acceptance). */
 export const SELECTIVITY_TOLERANCE = 0.2;
-
-export interface QueryWindow {
-  cell: QueryCell;
-  consistency: Consistency;
-  scenario: string;
-  /** Offset of the scenario's start from the end of setup(), ms. */
-  startMs: number;
-  /** Unmeasured, then measured milliseconds. */
-  warmupMs: number;
-  measuredMs: number;
-}
-
-export interface Timeline {
-  jitMs: number;
-  windows: QueryWindow[];
-  /** When the last window's graceful stop ends, ms after setup(). */
-  totalMs: number;
-}
-
-const ms = (s: number) => Math.round(s * 1000);
-
-export function timeline(c: FilterCostConfig, cells: readonly QueryCell[]): Timeline {
-  const jitMs = ms(c.jitWarmupS);
-  const gapMs = ms(c.cellGapS);
-  const warmupMs = ms(c.queryWarmupS);
-  const measuredMs = ms(c.queryDurationS);
-  const step = warmupMs + measuredMs + gapMs;
-  // The warm-up scenario is followed by the same gap as every window: VUs handed over at the very instant the next
-  // scenario starts may miss its first starts (dropped iterations).
-  let at = jitMs > 0 ? jitMs + gapMs : 0;
-  const windows: QueryWindow[] = [];
-  for (const cell of cells)
-    for (const consistency of CONSISTENCIES) {
-      windows.push({
-        cell,
-        consistency,
-        scenario: windowScenario(cell, consistency),
-        startMs: at,
-        warmupMs,
-        measuredMs,
-      });
-      at += step;
-    }
-  return { jitMs, windows, totalMs: at };
-}
 
 export function filterCostThresholds(
   c: Pick<FilterCostConfig, 'load' | 'target'>,
@@ -101,7 +57,7 @@ export function filterCostThresholds(
 export function filterCostOptions(c: FilterCostConfig, cells: readonly QueryCell[]): Options {
   const plan = timeline(c, cells);
   const scenarios: NonNullable<Options['scenarios']> = {};
-  const gracefulStopMs = ms(c.cellGapS);
+  const gracefulStopMs = Math.round(c.cellGapS * 1000);
   if (plan.jitMs > 0)
     scenarios[JIT_SCENARIO] = queryScenario(c.load, { durationMs: plan.jitMs, gracefulStopMs });
   for (const w of plan.windows)

@@ -2,8 +2,8 @@
 // poller's grid), every one kept as a compact Poll on a clock that starts with the ingest, and the wait for the
 // index after the last write. Runs inside setup() (one VU, k6 sleep).
 import { sleep } from 'k6';
+import { formatBytes } from '../../core/sizes';
 import { MetadataPoller, type MetadataReading } from '../metadata-poll';
-import { formatBytes } from '../sizes';
 import { StatusLines } from '../status-lines';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import type { Poll } from './drain';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planStudy } from './cells';
 import { readFilterCostConfig } from './config';
-import { timeline } from './options';
 import { configurationStartLine, ingestProgressLine, windowStartLine } from './progress';
+import { timeline } from './timeline';
 
 describe("experiment 2's progress lines", () => {
   it('names each window, its cell and consistency, its warm-up and measured time and when the last one ends', () => {

@@ -1,11 +1,12 @@
 // Experiment 2's progress lines (printed through lib/status-lines.ts): in setup(), one when a configuration's ingest
 // starts and one per poll interval (at least 10 s apart) while it is ingested and drained; in the query phase, one
 // when each window starts, from the VU that runs its first iteration. Pure.
+
+import { formatBytes } from '../../core/sizes';
 import { formatSeconds } from '../results/run-status';
-import { formatBytes } from '../sizes';
 import type { QueryCell } from './cells';
 import type { Configuration } from './configurations';
-import type { QueryWindow, Timeline } from './options';
+import type { QueryWindow, Timeline } from './timeline';
 
 export function configurationStartLine(
   configuration: Configuration,

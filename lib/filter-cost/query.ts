@@ -15,11 +15,11 @@ import type { QueryCell } from './cells';
 import type { FilterCostConfig } from './config';
 import { cellTags, WARMUP_SHAPE } from './metric-keys';
 import { queryReturnedRows } from './metrics';
-import type { Timeline } from './options';
 import { windowStartLine } from './progress';
 import { queryBody } from './query-body';
 import { queryClock } from './series';
 import type { SetupData } from './setup-data';
+import type { Timeline } from './timeline';
 
 export function makeQuery(
   c: FilterCostConfig,

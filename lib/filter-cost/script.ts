@@ -9,10 +9,11 @@ import { readVersions } from '../versions';
 import { planStudy } from './cells';
 import { readFilterCostConfig } from './config';
 import { formatFilterCostPlan, planFilterCost } from './cost-plan';
-import { filterCostOptions, timeline } from './options';
+import { filterCostOptions } from './options';
 import { makeQuery } from './query';
 import { makeSetup } from './setup';
 import { makeSummary } from './summary';
+import { timeline } from './timeline';
 
 export function filterCostScript(env: EnvRecord) {
   const config = readFilterCostConfig(env);

@@ -20,8 +20,8 @@ import {
 import { CONSISTENCIES } from './cells';
 import type { FilterCostConfig } from './config';
 import type { Poll } from './drain';
-import type { Timeline } from './options';
 import type { ConfigurationData } from './setup-data';
+import type { Timeline } from './timeline';
 
 /** The query clock: t = 0 at the end of setup, buckets over the timeline. */
 export function queryClock(plan: Timeline, originMs: number): SeriesClock {

@@ -2,9 +2,10 @@
 // until indexed), its storage and billing figures, the counted matches of its filters and its recall probes, one
 // configuration at a time so no ingest shares the target with another's work. Every VU and handleSummary receive
 // the figures; teardown() deletes the namespaces (lib/namespace-lifecycle.ts), as does a failed setup().
+
+import { formatBytes } from '../../core/sizes';
 import { drawSeed } from '../common-knobs';
 import { compactTimestamp, deleteNamespace, fillFreshNamespaces } from '../namespace-lifecycle';
-import { formatBytes } from '../sizes';
 import { STATUS_PREFIX } from '../status-lines';
 import type { TurbopufferClient } from '../turbopuffer-client';
 import { distinctFilters, type StudyPlan } from './cells';

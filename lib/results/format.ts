@@ -1,6 +1,6 @@
 // Number formats both experiments' renderers share (Markdown, console and the merged report), with "—" wherever a
 // figure is unknown. Pure.
-import { formatBytes } from '../sizes';
+import { formatBytes } from '../../core/sizes';
 
 /**
  * `digits` decimals, rounded half up on the double value (Math.round), not as toFixed rounds the exact binary

@@ -2,19 +2,19 @@
 // scenarios, and check thresholds against the metric registry. Shared by `bench run` and `bench inspect`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parseDuration } from '../../core/durations';
+import { BenchError } from '../../core/errors';
+import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
-import { BenchError } from '../errors';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
 import { executorOf, parseScenario, type ScenarioConfig } from '../executors/index';
 import { ExecutionTuple, parseSegment, parseSequence, segmentText } from '../executors/segments';
-import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
 import { defaultHttpOptions } from '../http/default-options';
 import { Aggregator } from '../metrics/aggregator';
 import { MetricRegistry } from '../metrics/registry';
 import type { HttpModuleOptions } from '../modules/module-host';
 import { consolidate, type Options } from '../options/consolidate';
 import { deriveScenarios } from '../options/derive-scenarios';
-import { parseDuration } from '../options/durations';
 import { optionsFromEnv } from '../options/env-options';
 import {
   ALL_SYSTEM_TAGS,

@@ -1,11 +1,11 @@
 // The main thread's handle on one realm worker: routes its messages (samples to the aggregator, logs to the
 // logger, aborts to the run) and lets the engine await the replies it expects (ready, result, activationDone).
 import { type TransferListItem, Worker } from 'node:worker_threads';
+import { workerUrl } from '../../core/worker-url';
 import { raiseInterrupt, SIGNAL_INTERRUPT, SIGNAL_STOP_NEW } from '../control-block';
 import type { Aggregator } from '../metrics/aggregator';
 import type { SampleBatch } from '../metrics/sample-batch';
 import type { ActivateMessage, MainToRealm, RealmData, RealmToMain } from '../vu/wire';
-import { workerUrl } from '../worker-url';
 import type { Logger } from './logger';
 
 export interface RealmEvents {

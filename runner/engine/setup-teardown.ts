@@ -5,7 +5,7 @@ import {
   EXIT_SCRIPT_EXCEPTION,
   EXIT_SETUP_TIMEOUT,
   EXIT_TEARDOWN_TIMEOUT,
-} from '../exit-codes';
+} from '../../core/exit-codes';
 import type { HttpIoPool } from '../http/io-pool';
 import type { RealmData } from '../vu/wire';
 import type { RealmEvents } from './realm-handle';

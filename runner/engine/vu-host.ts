@@ -2,10 +2,10 @@
 // VUs, each reached through its own link so the rest of the engine treats a hosted VU like a thread-per-VU one.
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../../core/worker-url';
 import type { Aggregator } from '../metrics/aggregator';
 import { takePublishedLag } from '../metrics/loop-lag';
 import type { HostData, HostToMain, MainToHost, MainToRealm, RealmData } from '../vu/wire';
-import { workerUrl } from '../worker-url';
 import type { RealmLink } from './realm-handle';
 
 /** One hosted VU as a RealmLink: its messages are tagged with its id on the way in and sorted by it on the way out. */

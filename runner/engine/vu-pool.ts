@@ -1,9 +1,9 @@
 // Initialised VUs of a run: the planned ones created before setup (concurrently), unplanned ones created on demand
 // by arrival-rate executors, handed to scenarios and returned when a scenario ends (a VU keeps its realm).
 import type { TransferListItem } from 'node:worker_threads';
+import { BenchError } from '../../core/errors';
+import { EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { IN_VUS_INITIALIZED, newInt32Block, SIGNAL_WORDS } from '../control-block';
-import { BenchError } from '../errors';
-import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
 import type { HttpIoPool } from '../http/io-pool';
 import type { HostData, RealmData } from '../vu/wire';
 import { type RealmEvents, type RealmLink, VuHandle, workerLink } from './realm-handle';

@@ -7,10 +7,27 @@
 //   r1 = r0:  t = a / r0
 //   else:     t = (−r0 + sqrt(r0² + 2·(r1 − r0)·a / D)) · D / (r1 − r0)
 // Fractions of an iteration carry over stage boundaries.
-import type { ConstantArrivalRateConfig } from './constant-arrival-rate';
-import type { RampingArrivalRateConfig } from './ramping-arrival-rate';
+import type { Stage } from './stages';
 
-export function* constantArrivalStarts(c: Pick<ConstantArrivalRateConfig, 'rate' | 'timeUnit' | 'duration'>) {
+/** The fields of constant-arrival-rate's config the schedule reads (ms). */
+export interface ConstantArrivalSchedule {
+  executor: 'constant-arrival-rate';
+  rate: number;
+  timeUnit: number;
+  duration: number;
+}
+
+/** The fields of ramping-arrival-rate's config the schedule reads (ms; stage targets are rates per timeUnit). */
+export interface RampingArrivalSchedule {
+  executor: 'ramping-arrival-rate';
+  startRate: number;
+  timeUnit: number;
+  stages: Stage[];
+}
+
+export type ArrivalSchedule = ConstantArrivalSchedule | RampingArrivalSchedule;
+
+export function* constantArrivalStarts(c: Omit<ConstantArrivalSchedule, 'executor'>) {
   for (let i = 0; ; i++) {
     const at = (i * c.timeUnit) / c.rate;
     if (at >= c.duration) return;
@@ -18,9 +35,7 @@ export function* constantArrivalStarts(c: Pick<ConstantArrivalRateConfig, 'rate'
   }
 }
 
-export function* rampingArrivalStarts(
-  c: Pick<RampingArrivalRateConfig, 'startRate' | 'timeUnit' | 'stages'>,
-): Generator<number> {
+export function* rampingArrivalStarts(c: Omit<RampingArrivalSchedule, 'executor'>): Generator<number> {
   let stageStart = 0;
   let r0 = c.startRate / c.timeUnit; // iterations per ms
   let areaBefore = 0; // iterations accumulated before this stage
@@ -49,13 +64,9 @@ export function* rampingArrivalStarts(
   }
 }
 
-export function arrivalStarts(c: ConstantArrivalRateConfig | RampingArrivalRateConfig): Generator<number> {
+export function arrivalStarts(c: ArrivalSchedule): Generator<number> {
   return c.executor === 'constant-arrival-rate' ? constantArrivalStarts(c) : rampingArrivalStarts(c);
 }
-
-export type ArrivalSchedule =
-  | Pick<ConstantArrivalRateConfig, 'executor' | 'rate' | 'timeUnit' | 'duration'>
-  | Pick<RampingArrivalRateConfig, 'executor' | 'startRate' | 'timeUnit' | 'stages'>;
 
 /**
  * Random access into the same schedule: start offset (ms) of iteration `index` (0-based), or Infinity past the

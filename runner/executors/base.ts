@@ -1,6 +1,6 @@
 // Fields every scenario shares (startTime, gracefulStop, exec, env, tags) and the strict field readers the
 // executor parsers use: each problem names the scenario, the field and what to write instead.
-import { formatGoDuration, parseDuration } from '../options/durations';
+import { formatGoDuration, parseDuration } from '../../core/durations';
 import type { Stripe } from './stripe';
 
 export interface BaseScenarioConfig {

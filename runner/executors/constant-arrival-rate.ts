@@ -1,5 +1,5 @@
 // constant-arrival-rate: iterations start at a fixed rate (open model); a due start with no idle VU is dropped.
-import { formatGoDuration } from '../options/durations';
+import { formatGoDuration } from '../../core/durations';
 import { type ArrivalPlan, type ArrivalPool, arrivalVu, runArrival, segmentArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import type { Executor } from './executor';

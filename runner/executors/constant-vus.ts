@@ -1,6 +1,7 @@
 // constant-vus: a fixed number of VUs loop back-to-back for a duration.
+
+import { formatGoDuration } from '../../core/durations';
 import { SC_NEXT_ITER } from '../control-block';
-import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { type Executor, runFixedVus, segmentVus, type VuLoop } from './executor';
 

@@ -1,6 +1,6 @@
 // VU allocation across scenarios (pure): each scenario needs its VUs from its startTime to its hard end; VUs are
 // never shared between scenarios whose windows overlap, so the peak is the largest sum over overlapping windows.
-import { formatGoDuration } from '../options/durations';
+import { formatGoDuration } from '../../core/durations';
 import { hardEnd, maxVUsOf, plannedVUs, type ScenarioConfig } from './index';
 
 export interface ExecutionPlan {

@@ -1,6 +1,7 @@
 // per-vu-iterations: every VU runs its own fixed number of iterations.
+
+import { formatGoDuration } from '../../core/durations';
 import { SC_NEXT_ITER } from '../control-block';
-import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { type Executor, runFixedVus, segmentVus } from './executor';
 

@@ -1,10 +1,10 @@
 // ramping-arrival-rate: the iteration start rate moves linearly through stages (open model).
-import { formatGoDuration } from '../options/durations';
+import { formatGoDuration } from '../../core/durations';
 import { type ArrivalPlan, type ArrivalPool, arrivalVu, runArrival, segmentArrival } from './arrival-run';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { maxVusFact, readArrivalPool } from './constant-arrival-rate';
 import type { Executor } from './executor';
-import { type Stage, stagesTotal } from './ramping-vus';
+import { type Stage, stagesTotal } from './stages';
 
 export interface RampingArrivalRateConfig extends BaseScenarioConfig, ArrivalPool {
   executor: 'ramping-arrival-rate';

@@ -3,7 +3,7 @@
 // Ramping up from a to b over D, VU k (a < k ≤ b) is activated at D·(k − a)/(b − a): the count is the floor of
 // the linear value. Ramping down, VU k (k = a … b+1) is removed at D·(a − k + 1)/(a − b): the count is the ceiling.
 // A zero-duration stage jumps at once.
-import type { Stage } from './ramping-vus';
+import type { Stage } from './stages';
 
 export interface VuCountChange {
   /** ms from scenario start */

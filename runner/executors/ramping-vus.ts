@@ -1,16 +1,12 @@
 // ramping-vus: the number of looping VUs follows stages; the step rule lives in ramping-vus-schedule.ts.
+
+import { formatGoDuration } from '../../core/durations';
 import { nowMs } from '../control-block';
-import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { loopUntilStopped } from './constant-vus';
 import { type DrivenVu, type Executor, partOf, type ScenarioDriver } from './executor';
 import { rampingVusChanges, type VuCountChange } from './ramping-vus-schedule';
-
-export interface Stage {
-  /** ms */
-  duration: number;
-  target: number;
-}
+import { type Stage, stagesTotal } from './stages';
 
 export interface RampingVusConfig extends BaseScenarioConfig {
   executor: 'ramping-vus';
@@ -37,10 +33,6 @@ export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig 
 
 export function rampingVusMax(c: Pick<RampingVusConfig, 'startVUs' | 'stages'>): number {
   return Math.max(c.startVUs, ...c.stages.map((s) => s.target));
-}
-
-export function stagesTotal(stages: Stage[]): number {
-  return stages.reduce((sum, s) => sum + s.duration, 0);
 }
 
 /** Follows the VU count changes: extra VUs finish their iteration (gracefulRampDown, then interrupted). */

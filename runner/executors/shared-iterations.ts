@@ -1,6 +1,7 @@
 // shared-iterations: a fixed number of iterations pulled from one shared counter by a pool of VUs.
+
+import { formatGoDuration } from '../../core/durations';
 import { SC_NEXT_ITER } from '../control-block';
-import { formatGoDuration } from '../options/durations';
 import { type BaseScenarioConfig, describeFacts, type FieldReader, readBase } from './base';
 import { type Executor, partOf, runFixedVus } from './executor';
 

@@ -1,5 +1,5 @@
 // One HTTP exchange -> its tags and its nine samples in k6's order (docs/k6-behaviour.md §3.1, §3.2). Pure.
-import { isEmptyRecord, type SampleInput } from '../modules/module-host';
+import { isEmptyRecord, type SampleInput } from '../metrics/sample';
 import { statusErrorCode } from './error-codes';
 import type { PhaseTimings, WireError } from './wire';
 

@@ -2,8 +2,8 @@
 // (connectVu) and its k6/http module sends every request through it, so a VU blocked in a sync call costs no I/O
 // thread and socket timings are taken on a thread that only does I/O.
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { workerUrl } from '../../core/worker-url';
 import { takePublishedLag } from '../metrics/loop-lag';
-import { workerUrl } from '../worker-url';
 import type { IoControlMessage, IoStatusMessage, IoWorkerData } from './wire';
 
 export interface HttpIoPoolOptions {

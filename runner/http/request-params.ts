@@ -1,7 +1,8 @@
 // k6 request params (docs/k6-behaviour.md §4.3) -> a checked, normalised form. Anything invalid is a RequestParamsError,
 // which the module turns into a "Request Failed" status-0 response (or a throw with `throw: true`), like k6.
+
+import { parseDuration } from '../../core/durations';
 import type { HttpModuleOptions } from '../modules/module-host';
-import { parseDuration } from '../options/durations';
 import { type ExpectedStatuses, toResponseCallback } from './expected-statuses';
 
 export type ResponseType = 'text' | 'binary' | 'none';

@@ -5,8 +5,8 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { MetricRegistry } from '../metrics/registry';
+import type { SampleInput } from '../metrics/sample';
 import type { MetricType, ValueType } from '../metrics/sinks';
-import type { SampleInput } from '../modules/module-host';
 import type { JsonMetricLine, JsonPointLine } from '../outputs/json';
 
 /** RFC 3339 time with up to nanoseconds (Date.parse keeps only milliseconds) -> epoch ms. */

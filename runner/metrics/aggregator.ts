@@ -1,8 +1,9 @@
 // The main thread's sample sink: decodes batches from VU realms, feeds metric and sub-metric sinks, records the
 // check/group tree for the summary, and forwards every sample to the configured outputs.
-import type { SampleInput } from '../modules/module-host';
+
 import type { Metric, MetricRegistry } from './registry';
 import { matches } from './registry';
+import type { SampleInput } from './sample';
 import type { SampleBatch } from './sample-batch';
 import { type AnySink, createSink } from './sinks';
 

@@ -1,6 +1,6 @@
 // Compact sample transfer from a VU realm to the main thread: metric names and tag sets are interned per realm
 // and sent once; each sample is then four numbers in transferable typed arrays (no object per sample crosses).
-import { isEmptyRecord, type SampleInput } from '../modules/module-host';
+import { isEmptyRecord, type SampleInput } from './sample';
 import type { MetricType, ValueType } from './sinks';
 
 export interface SampleBatch {

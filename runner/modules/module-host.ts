@@ -6,25 +6,7 @@
 // iteration open), so module-internal timers must come from `node:timers`; signal words past SIGNAL_INTERRUPT are
 // the core's (runner/control-block.ts).
 import type { MessagePort } from 'node:worker_threads';
-
-/** Epoch milliseconds with sub-millisecond precision (performance.timeOrigin + performance.now()). */
-export type EpochMs = number;
-
-/** True when a tag or metadata record has no key (no array of keys allocated: this runs for every sample). */
-export function isEmptyRecord(record: Readonly<Record<string, string>>): boolean {
-  for (const _ in record) return false;
-  return true;
-}
-
-/** One metric sample, as every part of the runner passes it around. Tag values are always strings. */
-export interface SampleInput {
-  metric: string;
-  time: EpochMs;
-  value: number;
-  tags: Readonly<Record<string, string>>;
-  /** High-cardinality values (`vu`, `iter` system tags, exec.vu.metrics.metadata): outputs only, never thresholds. */
-  metadata?: Record<string, string>;
-}
+import type { SampleInput } from '../metrics/sample';
 
 /** Consolidated options the HTTP module reads (k6 names; defaults already applied by the core). */
 export interface HttpModuleOptions {

@@ -1,8 +1,9 @@
 // The "env" option layer: K6_* environment variables parsed by each option's kind; bad values name the variable.
-import { BenchError } from '../errors';
-import { EXIT_INVALID_CONFIG } from '../exit-codes';
+
+import { parseDuration } from '../../core/durations';
+import { BenchError } from '../../core/errors';
+import { EXIT_INVALID_CONFIG } from '../../core/exit-codes';
 import type { Options } from './consolidate';
-import { parseDuration } from './durations';
 import { envNameOf, OPTION_KEYS, type OptionKind } from './option-keys';
 
 /** Parses one option value given as text (env variable or CLI argument). Throws Error with the reason. */

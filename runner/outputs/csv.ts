@@ -1,7 +1,8 @@
 // --out csv=FILE (or fileName=…,saveInterval=1s,timeFormat=unix): one row per sample in k6's column order.
+
+import { parseDuration } from '../../core/durations';
 import type { Series } from '../metrics/aggregator';
 import type { Metric } from '../metrics/registry';
-import { parseDuration } from '../options/durations';
 import { LineWriter, type Output, type OutputErrorSink, TimeFormatter } from './output';
 
 export type CsvTimeFormat = 'unix' | 'unix_milli' | 'unix_micro' | 'unix_nano' | 'rfc3339' | 'rfc3339_nano';

@@ -1,7 +1,7 @@
 // --out TYPE[=ARG] -> output; the only list of output types. The spec is read twice: once before the script loads
 // (outputTargets: type known, file writable) and once to build the output when the run starts.
-import { BenchError } from '../errors';
-import { EXIT_GENERIC_ERROR } from '../exit-codes';
+import { BenchError } from '../../core/errors';
+import { EXIT_GENERIC_ERROR } from '../../core/exit-codes';
 import type { Threshold } from '../thresholds/threshold-set';
 import { CsvOutput, parseCsvArgument } from './csv';
 import { JsonOutput } from './json';

@@ -2,8 +2,8 @@
 // that failed anyway (k6's own messages embed Go's `open PATH: no such file or directory`).
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { BenchError } from '../errors';
-import { EXIT_GENERIC_ERROR } from '../exit-codes';
+import { BenchError } from '../../core/errors';
+import { EXIT_GENERIC_ERROR } from '../../core/exit-codes';
 
 /** A file the run will write, and the flag that names it (for the message). */
 export interface OutputTarget {

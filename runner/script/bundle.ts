@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
-import { BenchError } from '../errors';
-import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { BenchError } from '../../core/errors';
+import { EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { BUNDLE_DIR_PREFIX, createOwnedDir } from '../owned-temp-dirs';
 import { requireCjs } from '../require-cjs';
 import {

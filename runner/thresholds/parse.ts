@@ -7,7 +7,7 @@
 //   expr       := aggregation operator number         spaces optional
 //   operator   := first found of "<=", "<", ">=", ">", "===", "==", "!="
 //   aggregation:= count | rate | value | avg | min | max | med | p(N)   (allowed set depends on the metric type)
-import { parseDuration } from '../options/durations';
+import { parseDuration } from '../../core/durations';
 
 export type Operator = '<=' | '<' | '>=' | '>' | '===' | '==' | '!=';
 const OPERATORS: Operator[] = ['<=', '<', '>=', '>', '===', '==', '!='];

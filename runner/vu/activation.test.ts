@@ -7,7 +7,7 @@ import {
   SCENARIO_WORDS,
   SIGNAL_WORDS,
 } from '../control-block';
-import type { SampleInput } from '../modules/module-host';
+import type { SampleInput } from '../metrics/sample';
 import { runActivation } from './activation';
 import type { Realm } from './realm';
 import { VuRuntime } from './runtime';

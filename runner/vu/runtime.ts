@@ -2,14 +2,13 @@
 // work (for "iteration ends when the event loop is empty"), interruption and logging.
 import { parentPort } from 'node:worker_threads';
 import { nowMs, SIGNAL_INTERRUPT, SIGNAL_WAKE } from '../control-block';
+import { isEmptyRecord, type SampleInput } from '../metrics/sample';
 import { type SampleBatch, SampleBatchEncoder } from '../metrics/sample-batch';
 import {
   HostedBlockingError,
   type HttpModuleOptions,
   INTERRUPT_SETUP_TIMEOUT,
-  isEmptyRecord,
   type ModuleHost,
-  type SampleInput,
 } from '../modules/module-host';
 import { threadStarts } from './hosted-starts';
 import { IterationInterrupted, SetupInterrupted } from './interruption';

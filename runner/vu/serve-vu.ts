@@ -1,6 +1,6 @@
 // What a VU does with the main thread's messages (activate, interrupt, exit), wherever it lives: alone in its
 // worker thread (runner/vu.worker.ts) or beside other VUs on a host thread (runner/vu-host.worker.ts).
-import { EXIT_SCRIPT_EXCEPTION } from '../exit-codes';
+import { EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { HostedBlockingError } from '../modules/module-host';
 import { runActivation } from './activation';
 import { TestAbort } from './interruption';

@@ -1,6 +1,7 @@
 // Experiment 1's result -> its Markdown report: the published table's columns plus requests, QPS and the backlog
 // at the window edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
+import { formatBytes } from '../../../core/sizes';
 import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
 import {
   errorsByStatusMarkdown,
@@ -9,7 +10,6 @@ import {
   statusMarkdown,
 } from '../../results/run-sections';
 import { markdownTable } from '../../results/table';
-import { formatBytes } from '../../sizes';
 import type { PhaseName } from '../phases';
 import type { Cell } from './cells';
 import type { BacklogResult } from './json';

@@ -8,10 +8,10 @@ import type { TimeSeries } from '../../time-series';
 import type { Versions } from '../../versions';
 import type { StudyPlan, UnreachableCell } from '../cells';
 import { configKnobs, type FilterCostConfig } from '../config';
-import { type Timeline, timeline } from '../options';
 import { GRID_PERCENTS } from '../quantile-grid';
 import { buildFilterCostSeries } from '../series';
 import type { DrainStats, IngestStats, SetupData, StorageStats } from '../setup-data';
+import { type Timeline, timeline } from '../timeline';
 import { buildCells, type FilterCostCell } from './cells';
 import {
   baselineMean,

@@ -1,6 +1,8 @@
 // The study's result -> Markdown: the two published tables in their shape first, with the published numbers as a
 // reference column, then ingest, drain and storage per configuration (with the run's baseline drift beside them),
 // the filterable-vs-non-filterable storage delta, and every window in full. Pure.
+
+import { formatBytes } from '../../../core/sizes';
 import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
 import {
   errorsByStatusMarkdown,
@@ -9,7 +11,6 @@ import {
   statusMarkdown,
 } from '../../results/run-sections';
 import { markdownTable } from '../../results/table';
-import { formatBytes } from '../../sizes';
 import { dirtyTreeWarning } from '../../versions';
 import type { Consistency, Shape } from '../cells';
 import { formatCount } from '../configurations';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonFileText } from '../../results/run-record';
-import { timeline } from '../options';
+import { timeline } from '../timeline';
 import { buildFilterCostResult, studyStatus } from './json';
 import { renderFilterCostMarkdown } from './markdown';
 import { fixtureConfig, fixturePlan, fixtureRunInfo, fixtureSummary } from './testdata/fixture';

@@ -7,7 +7,7 @@ import {
   ms3,
   type Series,
   withoutEmptySeries,
-} from '../../../lib/report/chart-spec';
+} from '../../../core/chart-spec';
 import { type DashboardData, type PeriodFigures, seriesKey } from './recorder';
 
 /** k6 draws the report's graphs only for a test longer than three periods; so does bench. */

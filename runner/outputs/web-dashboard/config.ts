@@ -10,9 +10,9 @@
 // `--out web-dashboard[=host=H&port=P&period=D&open&export=FILE]` (the output's own query-string parameters) turns
 // it on as K6_WEB_DASHBOARD=true does; its parameters win over the variables.
 import { isIP } from 'node:net';
-import { BenchError } from '../../errors';
-import { EXIT_GENERIC_ERROR } from '../../exit-codes';
-import { parseDuration } from '../../options/durations';
+import { parseDuration } from '../../../core/durations';
+import { BenchError } from '../../../core/errors';
+import { EXIT_GENERIC_ERROR } from '../../../core/exit-codes';
 
 export interface DashboardConfig {
   /** Serve the live page (K6_WEB_DASHBOARD=true and a port other than -1). */

@@ -6,9 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BenchError } from '../../../core/errors';
+import { EXIT_GENERIC_ERROR } from '../../../core/exit-codes';
 import { nowMs } from '../../control-block';
-import { BenchError } from '../../errors';
-import { EXIT_GENERIC_ERROR } from '../../exit-codes';
 import type { Series } from '../../metrics/aggregator';
 import type { Metric, MetricRegistry } from '../../metrics/registry';
 import { sinkValues } from '../../summary/data';

@@ -2,7 +2,7 @@
 // (report/html-page.ts), then the tables: per scenario (requests, failures, iterations, checks), the checks, and
 // every metric over the whole test in the end-of-test summary's words. The live page and the export are the same
 // page; the live one follows server-sent events. Pure (the whole-test metrics come in as data).
-import { escapeHtml, htmlPage, type PageChart, pageCharts } from '../../../report/html-page';
+import { escapeHtml, htmlPage, type PageChart, pageCharts } from '../../../charts/html-page';
 import type { SummaryMetric } from '../../summary/data';
 import { metricValues } from '../../summary/format';
 import { dashboardCharts } from './charts';

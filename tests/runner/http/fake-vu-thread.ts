@@ -1,12 +1,12 @@
 // A VU thread for k6/http tests before (and apart from) the runner core: a fake ModuleHost that records samples,
 // data counts and logs, and runs JavaScript snippets the test sends with the k6/http module in scope.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { SampleInput } from '../../../runner/metrics/sample';
 import { createHttpModule } from '../../../runner/modules/http';
 import {
   HostedBlockingError,
   type HttpModuleOptions,
   type ModuleHost,
-  type SampleInput,
   SIGNAL_INTERRUPT,
 } from '../../../runner/modules/module-host';
 

@@ -11,10 +11,10 @@ import { CONSISTENCIES, planStudy, type StudyPlan } from '../../cells';
 import { type FilterCostConfig, readFilterCostConfig } from '../../config';
 import type { Poll } from '../../drain';
 import { cellKeys, FILTER_COST_METRIC } from '../../metric-keys';
-import { timeline } from '../../options';
 import { GRID_PERCENTS, gridOf } from '../../quantile-grid';
 import { queryClock, seriesPairs } from '../../series';
 import type { ConfigurationData, SetupData } from '../../setup-data';
+import { timeline } from '../../timeline';
 import type { FilterCostRunInfo } from '../json';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);

@@ -1,17 +1,23 @@
 // `bench compare A B`: per cell, how B's latency percentiles, errors and success QPS changed against A's, with an
 // interval or significance mark from the data both keep; A and B are result files or directories of repeats, and A
 // may be `published` (the published table of B's experiment). `--fail-on` gates exit 99, as crossed thresholds do.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BenchError, usageError } from '../../runner/errors';
-import { EXIT_GENERIC_ERROR, EXIT_THRESHOLDS_FAILED } from '../../runner/exit-codes';
-import { classifyResult, type KnownResult } from '../result-report';
-import { type ComparableCell, comparableCells, type ExperimentName, publishedCells } from './comparable';
-import { compareRuns } from './compare';
-import { configDifferences } from './config-differences';
-import { evaluateGates, type Gate, parseGate } from './gates';
-import { compareMarkdown, compareText } from './render';
+import { usageError } from '../../core/errors';
+import { EXIT_THRESHOLDS_FAILED } from '../../core/exit-codes';
+import {
+  compareMarkdown,
+  compareRuns,
+  compareText,
+  configDifferences,
+  evaluateGates,
+  type Gate,
+  loadSide,
+  parseGate,
+  publishedSide,
+  type Side,
+} from '../../report';
 
 export const COMPARE_USAGE = `Usage: bench compare [flags] A B
 
@@ -29,69 +35,6 @@ Flags:
       --format FORMAT    text (default) or markdown on stdout
   -h, --help             this text
 `;
-
-interface Side {
-  experiment: ExperimentName;
-  runs: ComparableCell[][];
-  description: string;
-  /** The first run's recorded knobs; null for the published table. */
-  config: Record<string, unknown> | null;
-}
-
-function configOf(r: KnownResult): Record<string, unknown> {
-  const config = (r.result as { config?: unknown }).config;
-  return typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {};
-}
-
-function readResult(file: string): KnownResult | { experiment: null; reason: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new BenchError(`${file}: not readable as JSON (${(error as Error).message})`, EXIT_GENERIC_ERROR);
-  }
-  return classifyResult(json);
-}
-
-function describe(results: readonly { file: string; r: KnownResult }[], path: string): string {
-  const commit = (r: KnownResult) =>
-    (r.result.versions as { commit?: string } | undefined)?.commit ?? 'unknown';
-  if (results.length === 1) return `${path} (${results[0].r.experiment}, commit ${commit(results[0].r)})`;
-  const commits = [...new Set(results.map((x) => commit(x.r)))];
-  return `${path}: ${results.length} repeats of ${results[0].r.experiment} (commit ${commits.join(', ')})`;
-}
-
-function loadSide(path: string): Side {
-  let files: string[];
-  try {
-    files = statSync(path).isDirectory()
-      ? readdirSync(path)
-          .filter((f) => f.endsWith('.json'))
-          .sort()
-          .map((f) => join(path, f))
-      : [path];
-  } catch {
-    throw usageError(`${path}: no such file or directory`);
-  }
-  const results: { file: string; r: KnownResult }[] = [];
-  for (const file of files) {
-    const r = readResult(file);
-    if (r.experiment !== null) results.push({ file, r });
-    else if (files.length === 1) throw usageError(`${file}: ${r.reason}`);
-  }
-  if (results.length === 0) throw usageError(`${path}: no result of make backlog or make filter-cost`);
-  const experiments = [...new Set(results.map((x) => x.r.experiment))];
-  if (experiments.length > 1)
-    throw usageError(
-      `${path} mixes results of ${experiments.join(' and ')}: repeats must be of one experiment`,
-    );
-  return {
-    experiment: results[0].r.experiment,
-    runs: results.map((x) => comparableCells(x.r)),
-    description: describe(results, path),
-    config: configOf(results[0].r),
-  };
-}
 
 export async function compareCommand(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -131,15 +74,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   }
   const [pa, pb] = positionals;
   const b = loadSide(pb);
-  const a: Side =
-    pa === 'published'
-      ? {
-          experiment: b.experiment,
-          runs: [publishedCells(b.experiment, b.runs[0])],
-          description: `the published ${b.experiment === 'backlog' ? 'table' : 'headline and sweep tables'} (no counts or intervals: no change can be judged, each is marked ?)`,
-          config: null,
-        }
-      : loadSide(pa);
+  const a: Side = pa === 'published' ? publishedSide(b) : loadSide(pa);
   if (a.experiment !== b.experiment)
     throw usageError(
       `A is a ${a.experiment} result and B a ${b.experiment} one: compare results of one experiment`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UNIMPLEMENTED_OPTIONS } from '../options/option-keys';
-import { NOT_IMPLEMENTED, parseRunFlags, RUN_FLAGS } from './flags';
+import { UNIMPLEMENTED_OPTIONS } from './option-keys';
+import { NOT_IMPLEMENTED, parseRunFlags, RUN_FLAGS } from './run-flags';
 
 describe('parseRunFlags', () => {
   it('maps k6 flags to the cli option layer and runtime settings', () => {

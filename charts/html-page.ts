@@ -4,7 +4,7 @@
 // export). The page marks `data-charts-drawn` on <body> once every chart rendered, for the browser test.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { ChartSpec } from '../lib/report/chart-spec';
+import type { ChartSpec } from '../core/chart-spec';
 import { CHART_HEIGHT, type EChartsOption, echartsOption } from './echarts-option';
 import { wrappedLegendBottom } from './legend-layout';
 

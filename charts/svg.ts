@@ -1,7 +1,7 @@
 // A chart spec -> a self-contained SVG file, drawn by ECharts' server-side SVG renderer (no browser, no canvas), for
 // the Markdown beside each result: GitHub and most Markdown viewers show SVG images inline.
 import * as echarts from 'echarts';
-import type { ChartSpec } from '../lib/report/chart-spec';
+import type { ChartSpec } from '../core/chart-spec';
 import { CHART_HEIGHT, CHART_WIDTH, type EChartsOption, echartsOption } from './echarts-option';
 
 /** Space below the title block and below the legend: a one-row legend keeps the page's layout (at 62, plot at 104). */

@@ -1,10 +1,10 @@
 // Every `bench run` flag as data (name, alias, argument, description, how it sets the parsed result), so help
 // text and parsing come from one table. Parsing is pure: tests call parseRunFlags without running anything.
 
-import { usageError } from '../errors';
-import type { Options } from '../options/consolidate';
-import { parseDuration, parseGoDuration } from '../options/durations';
-import { parseOptionText } from '../options/env-options';
+import { parseDuration, parseGoDuration } from '../../core/durations';
+import { usageError } from '../../core/errors';
+import type { Options } from './consolidate';
+import { parseOptionText } from './env-options';
 
 export interface ParsedRun {
   script: string | undefined;

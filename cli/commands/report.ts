@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BenchError, usageError } from '../runner/errors';
-import { EXIT_GENERIC_ERROR } from '../runner/exit-codes';
-import { classifyResult, writeResultReport } from './result-report';
+import { BenchError, usageError } from '../../core/errors';
+import { EXIT_GENERIC_ERROR } from '../../core/exit-codes';
+import { classifyResult, screenshotPages, writeResultReport } from '../../report';
 
 export const REPORT_USAGE = `Usage: bench report [flags] RESULT.json|DIR...
 
@@ -106,7 +106,6 @@ export async function reportCommand(argv: string[]): Promise<number> {
     }
   }
   if (values.screenshot) {
-    const { screenshotPages } = await import('./browser');
     const pngs = await screenshotPages(pages.map((p) => resolve(p)));
     for (const png of pngs) say(`wrote ${relative(process.cwd(), png)}`);
   }

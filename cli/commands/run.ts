@@ -3,12 +3,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Logger } from '../engine/logger';
-import { usageError } from '../errors';
-import { coordinatorLink, INSTANCE_ENV, instancesHost } from '../instances/instances';
-import { checkOutputTargets, type OutputTarget } from '../outputs/writable';
-import { runTest } from '../run-test';
-import { type ParsedRun, parseRunFlags, runHelp } from './flags';
+import { usageError } from '../../core/errors';
+import {
+  checkOutputTargets,
+  coordinatorLink,
+  INSTANCE_ENV,
+  instancesHost,
+  Logger,
+  type OutputTarget,
+  type ParsedRun,
+  parseRunFlags,
+  runHelp,
+  runTest,
+} from '../../runner';
 
 function envBool(v: string | undefined): boolean | undefined {
   if (v === undefined) return undefined;

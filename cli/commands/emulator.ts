@@ -1,12 +1,17 @@
 // `bench emulator`: flags -> config -> listen; prints the base URL; clean shutdown on signals.
-import { ConfigError, isLoopbackHost, parseFlags, USAGE } from './config';
-import { startEmulator } from './server';
-import { createVectorColumn } from './vector/index';
+import {
+  ConfigError,
+  isLoopbackHost,
+  parseFlags,
+  type RunningEmulator,
+  startLocalEmulator,
+  USAGE,
+} from '../../emulator';
 
 /** Exit status for bad flags (as for every bench command). */
 const EXIT_USAGE = 2;
 
-export async function main(argv: string[]): Promise<number> {
+export async function emulatorCommand(argv: string[]): Promise<number> {
   let config: ReturnType<typeof parseFlags>;
   try {
     config = parseFlags(argv);
@@ -23,9 +28,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(
       `bench emulator: WARNING: listening on ${config.host}; anyone who can reach it can read and write namespaces${config.apiKey ? '' : ' (no --api-key set)'}\n`,
     );
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator(config, (spec) => createVectorColumn(spec));
+    emulator = await startLocalEmulator(config);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

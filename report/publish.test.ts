@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newestRun, PublishRefused, publishRun } from './publish-run';
+import { newestRun, PublishRefused, publishRun } from './publish';
 
 describe('make publish', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bench-publish-'));
