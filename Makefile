@@ -5,10 +5,12 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv chromium build typecheck lint test backlog backlog-smoke filter-cost filter-cost-smoke publish bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv chromium build typecheck lint layering test publish bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@test -d node_modules/tsx && node --import tsx cli/experiments/run-experiment.ts --list || \
+		echo '  make <experiment>[-smoke] one of: $(EXPERIMENTS) (make setup, then make help, describes them)'
 
 $(STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -40,6 +42,10 @@ typecheck: $(STAMP) ## type-check both worlds (k6 scripts, Node code)
 lint: $(STAMP) ## lint and format check (biome)
 	npx biome check .
 
+# The layering of the top-level parts and no import cycles (rules and reasons: .dependency-cruiser.cjs).
+layering: $(STAMP) ## check the parts import only what the layering allows (dependency-cruiser)
+	npx depcruise cli core charts runner emulator report lib scenarios scripts benchmarks tests --config .dependency-cruiser.cjs
+
 # Headless Chromium from the Debian package, for the browser test of the HTML reports and `bench report --screenshot`
 # (playwright-core drives it; no browser is ever downloaded).
 CHROMIUM := /usr/bin/chromium
@@ -48,21 +54,21 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM) ## install headless Chromium (Debian package) for the browser test
 
-test: typecheck lint $(VENV_STAMP) $(CHROMIUM) ## type-check, lint and run every test (what CI runs)
+test: typecheck lint layering $(VENV_STAMP) $(CHROMIUM) ## type-check, lint, layering and every test (what CI runs)
 	npx vitest run
 
 # INSTANCES=N runs an experiment as N execution segments in N processes against the same target, with one merged
 # result (`bench run --instances N`, a bench extension: runner/README.md).
 INSTANCES_FLAG := $(if $(INSTANCES),--instances $(INSTANCES))
 
-# Every experiment target goes through scripts/run-experiment.ts, which picks the target by one rule and prints it
-# (scripts/target-rule.ts): BENCH_TARGET=emulator|service if given, else the real service when TURBOPUFFER_API_KEY
-# is set and a fresh local emulator when it is not. Profiles: scripts/experiments.ts. ARGS go to `bench run`.
+# Every experiment target goes through cli/experiments/run-experiment.ts, which picks the target by one rule and prints it
+# (cli/experiments/target-rule.ts): BENCH_TARGET=emulator|service if given, else the real service when TURBOPUFFER_API_KEY
+# is set and a fresh local emulator when it is not. Profiles: cli/experiments/experiments.ts. ARGS go to `bench run`.
 # Results go to runs/ (ignored by git); `make publish` copies one into results/.
 # Plain node with tsx's loader, not `npx tsx`: Ctrl+C reaches every process of the foreground group, and npm and the
 # tsx CLI each relay it once more to their child, so the launcher could forward a second SIGINT to bench run, which
 # k6 reads as "exit now": the run then ended with no teardown and no result (seen in 2 of 3 tries).
-RUN_EXPERIMENT = node --import tsx scripts/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
+RUN_EXPERIMENT = node --import tsx cli/experiments/run-experiment.ts $@ $(INSTANCES_FLAG) $(ARGS)
 # A failed run has said why already: ending make by SIGPIPE, which neither make nor the shell reports, spares the
 # "make: *** [target] Error N" line after the message (make then exits 141 instead of 2).
 QUIET_FAIL = || kill -PIPE $$PPID
@@ -73,18 +79,13 @@ QUIET_FAIL = || kill -PIPE $$PPID
 # keypress, so make waits for the launcher instead of returning the prompt while it still draws.
 RUN_AND_REPORT = trap : INT; $(RUN_EXPERIMENT)
 
-backlog: build ## experiment 1: querying while indexing against a fresh local emulator (<= 5 min; the real service with TURBOPUFFER_API_KEY)
-	@$(RUN_AND_REPORT) $(QUIET_FAIL)
-
-backlog-smoke: build ## experiment 1 with the published smoke values against the emulator (< 2 min)
-	@$(RUN_AND_REPORT) $(QUIET_FAIL)
-
-# Experiment 2 (issue 12): the published filter-cost study as one `bench run build/filter-cost.js`. Knobs:
-# npx bench run build/filter-cost.js -e HELP=1
-filter-cost: build ## experiment 2: filterable-attribute cost, 12 configurations x 50,000 rows locally (about 16 min; the real service with TURBOPUFFER_API_KEY)
-	@$(RUN_AND_REPORT) $(QUIET_FAIL)
-
-filter-cost-smoke: build ## experiment 2, smoke profile: the whole study at tiny scale against the emulator (about a minute)
+# Every folder of lib/ with an experiment.ts is an experiment (lib/experiment.ts): `make <name>` runs its local
+# profile against a fresh emulator (its real-service profile with TURBOPUFFER_API_KEY), `make <name>-smoke` its
+# smoke profile. `make help` lists them with their profiles; docs/adding-an-experiment.md adds one.
+EXPERIMENTS := $(patsubst lib/%/experiment.ts,%,$(wildcard lib/*/experiment.ts))
+EXPERIMENT_TARGETS := $(EXPERIMENTS) $(addsuffix -smoke,$(EXPERIMENTS))
+.PHONY: $(EXPERIMENT_TARGETS)
+$(EXPERIMENT_TARGETS): build
 	@$(RUN_AND_REPORT) $(QUIET_FAIL)
 
 # RUN=runs/<name>.json (or .md); the newest run in runs/ by default.
@@ -93,10 +94,10 @@ publish: build $(CHROMIUM) ## copy a run's .md and .json from runs/ into results
 
 # Emulator figures (issue 4): 1M x 768 by default; BENCH_N=20000 for a quick check. See emulator/README.md.
 bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN, recall, memory, write stall
-	npx tsx scripts/bench-emulator.ts
+	npx tsx benchmarks/bench-emulator.ts
 
 bench-runner: build ## runner vs vegeta (Go, installed by the script) on one loopback Go endpoint: CPU per request, drops, p99, VU start-up
-	npx tsx scripts/bench-runner.ts
+	npx tsx benchmarks/bench-runner.ts
 
 # Issue 14's fuzz suite at length: hostile write/query/schema/metadata bodies against a real emulator process. make test
 # runs the same suite with 2,000 cases and a fixed seed; a failure prints its seed and case to rerun with FUZZ_SEED=.

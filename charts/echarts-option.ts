@@ -1,4 +1,4 @@
-// A chart spec (lib/report/chart-spec.ts) -> an Apache ECharts option: the one object both the SVG files (rendered
+// A chart spec (core/chart-spec.ts) -> an Apache ECharts option: the one object both the SVG files (rendered
 // server-side) and the interactive HTML report draw, so the picture in the Markdown and the one in the browser are
 // the same chart. Plain JSON (no functions): the HTML page adds its tooltip formatter in the browser.
 import type { Axis, Band, ChartSpec, RefLine, Series } from '../core/chart-spec';

@@ -1,6 +1,6 @@
 // Where a wrapping (plain) ECharts legend ends, from its entries' text widths, so the interactive page can show every
 // entry instead of paging them behind a "1/2" pager: the browser measures the texts in the page's own font and the
-// plot moves below the last row. Shipped to the page as source (`wrappedLegendBottom.toString()`, report/html-page.ts),
+// plot moves below the last row. Shipped to the page as source (`wrappedLegendBottom.toString()`, charts/html-page.ts),
 // so it is one self-contained function: no helpers, no closures (a bundler would wrap those in its own names).
 
 /**

@@ -1,6 +1,6 @@
 // What a chart shows, independent of the library that draws it: axes, series of points, shaded bands, reference
 // lines and marks. Each experiment's chart builders (lib/<experiment>/charts.ts) turn a result into these, so tests
-// assert the exact series a chart plots; report/echarts-option.ts turns them into the charting library's options.
+// assert the exact series a chart plots; charts/echarts-option.ts turns them into the charting library's options.
 // Pure.
 
 export type AxisKind = 'value' | 'log' | 'category';

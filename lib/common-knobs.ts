@@ -241,7 +241,7 @@ export const RUN_KNOBS = {
   ),
 };
 
-/** Set by the make targets (scripts/with-emulator.ts) so the result records them; a k6 script cannot ask. */
+/** Set by the make targets (cli/experiments/with-emulator.ts) so the result records them; a k6 script cannot ask. */
 export const LAUNCHER_KNOBS = {
   BENCH_RUNNER_VERSION: knob(
     'unknown',

@@ -64,7 +64,7 @@ export class EnvReader {
     return checkBounds(name, value, bounds);
   }
 
-  /** A byte size such as `512MiB`, `1.75GiB` or `4096` (see lib/sizes.ts). */
+  /** A byte size such as `512MiB`, `1.75GiB` or `4096` (see core/sizes.ts). */
   size(name: string, fallback: number): number {
     const text = this.raw(name);
     if (text === undefined) return fallback;

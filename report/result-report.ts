@@ -4,16 +4,19 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { marked } from 'marked';
-import type { ChartSet } from '../core/chart-spec';
-import { type BacklogReportInput, backlogCharts } from '../lib/backlog/charts';
-import { type FilterCostReportInput, filterCostCharts } from '../lib/filter-cost/charts';
 import { escapeHtml, htmlPage, pageCharts } from '../charts/html-page';
-import { chartSection, embedCharts, withoutChartSection } from './markdown-embed';
 import { renderSvg } from '../charts/svg';
+import type { ChartSet } from '../core/chart-spec';
+import { type Experiment, loadExperiment } from '../lib/experiment';
+import { chartSection, embedCharts, withoutChartSection } from './markdown-embed';
 
-export type KnownResult =
-  | { experiment: 'backlog'; result: BacklogReportInput }
-  | { experiment: 'filter-cost'; result: FilterCostReportInput };
+/** A result JSON with the experiment that wrote it (lib/<name>/experiment.ts). */
+export interface KnownResult {
+  experiment: string;
+  definition: Experiment;
+  /** What the experiment's readResult returned: only its own charts and cells read it. */
+  result: unknown;
+}
 
 export type Classified = KnownResult | { experiment: null; reason: string };
 
@@ -22,25 +25,19 @@ function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 /** Which experiment's result this is, or why it is none `bench report` can draw. */
-export function classifyResult(json: unknown): Classified {
+export async function classifyResult(json: unknown): Promise<Classified> {
   if (!isObject(json)) return { experiment: null, reason: 'not a JSON object' };
-  if (json.experiment === 'backlog' && Array.isArray(json.cells) && Array.isArray(json.metadata_snapshots))
-    return { experiment: 'backlog', result: json as unknown as BacklogReportInput };
-  if (json.experiment === 'filter-cost') {
-    const configurations = json.configurations;
-    if (Array.isArray(configurations) && Array.isArray(json.cells) && isObject(configurations[0]?.ingest))
-      return { experiment: 'filter-cost', result: json as unknown as FilterCostReportInput };
-    return {
-      experiment: null,
-      reason:
-        "a filter-cost result of the per-configuration launcher (before the one-run study): its cells are not the study's",
-    };
-  }
-  return { experiment: null, reason: 'not a result of make backlog or make filter-cost' };
+  const name = typeof json.experiment === 'string' ? json.experiment : null;
+  const definition = name === null ? null : await loadExperiment(name);
+  if (name === null || definition === null)
+    return { experiment: null, reason: 'not a result of any experiment of this version (make <experiment>)' };
+  const read = definition.readResult(json);
+  if ('reason' in read) return { experiment: null, reason: read.reason };
+  return { experiment: name, definition, result: read.result };
 }
 
 export function chartsOf(r: KnownResult): ChartSet {
-  return r.experiment === 'backlog' ? backlogCharts(r.result) : filterCostCharts(r.result);
+  return r.definition.charts(r.result);
 }
 
 export interface ReportOutcome {
@@ -68,12 +65,6 @@ function splitAtTitle(markdown: string): { before: string; title: string | null;
     title: lines[at].slice(2).trim(),
     after: lines.slice(at + 1).join('\n'),
   };
-}
-
-function defaultTitle(r: KnownResult): string {
-  return r.experiment === 'backlog'
-    ? 'Experiment 1: querying while indexing'
-    : 'Experiment 2: filterable-attribute cost';
 }
 
 /** Writes the SVGs, the HTML page and the Markdown's charts section of one result; returns what it wrote. */
@@ -105,7 +96,7 @@ export function writeResultReport(jsonPath: string, r: KnownResult): ReportOutco
   writeFileSync(
     html,
     htmlPage({
-      title: parts?.title ?? defaultTitle(r),
+      title: parts?.title ?? r.definition.title,
       introHtml,
       charts: pageCharts(set.charts),
       bodyHtml: parts

@@ -92,7 +92,7 @@ export function scenarioEntries(): string[] {
 
 /**
  * Node programs: the CLI plus every `*.worker.ts` under runner/ and emulator/. All land flat in dist/ so any bundle
- * finds a worker with `new URL('./<name>.worker.js', import.meta.url)` (see runner/worker-url.ts).
+ * finds a worker with `new URL('./<name>.worker.js', import.meta.url)` (see core/worker-url.ts).
  */
 export function nodeEntries(): Record<string, string> {
   const entries: Record<string, string> = { bench: join(root, 'cli/main.ts') };

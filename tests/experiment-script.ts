@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { envFlags } from '../scripts/env-flags';
+import { envFlags } from '../cli/experiments/env-flags';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 

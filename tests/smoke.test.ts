@@ -4,10 +4,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { envFlags } from '../cli/experiments/env-flags';
+import { runWithEmulator } from '../cli/experiments/with-emulator';
+import { PROFILES } from '../lib/backlog/profiles';
 import type { BacklogResult } from '../lib/backlog/results/json';
-import { PROFILES } from '../scripts/backlog-profiles';
-import { envFlags } from '../scripts/env-flags';
-import { runWithEmulator } from '../scripts/with-emulator';
 import { tempDir } from './temp-dir';
 
 const MiB = 2 ** 20;

@@ -1,19 +1,20 @@
-// One rule for the target, the same for every experiment make target (scripts/target-rule.ts): the decision for each
+// One rule for the target, the same for every experiment make target (cli/experiments/target-rule.ts): the decision for each
 // environment, then the make targets themselves, run through make with a made-up key (nothing reaches a network:
 // each is refused before any request, by the launcher or by the script in init).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAKE_TARGETS, type MakeTargetName } from '../scripts/experiments';
-import { chooseTarget } from '../scripts/target-rule';
+import { makeTargets } from '../cli/experiments/experiments';
+import { chooseTarget } from '../cli/experiments/target-rule';
 import { FAKE_KEY, root } from './experiment-script';
 
-const TARGETS = Object.keys(MAKE_TARGETS) as MakeTargetName[];
+const MAKE_TARGETS = await makeTargets();
+const TARGETS = Object.keys(MAKE_TARGETS);
 const KEY = { TURBOPUFFER_API_KEY: FAKE_KEY };
 const REGION = { TURBOPUFFER_REGION: 'gcp-us-central1' };
 
 /** The decision as one comparable line: kind, why, what is set aside; or the refusal. */
-function decide(target: MakeTargetName, env: Record<string, string>): string {
+function decide(target: string, env: Record<string, string>): string {
   try {
     const c = chooseTarget(target, MAKE_TARGETS[target], env);
     return `${c.lines[0]}${c.kind === 'emulator' && c.setAside.length > 0 ? ` | set aside ${c.setAside.join(',')}` : ''}`;
@@ -82,12 +83,19 @@ describe('the experiment make targets', () => {
   const makefile = readFileSync(`${root}/Makefile`, 'utf8');
 
   it('all run through the one launcher, and the launcher knows exactly them', () => {
-    const recipes = [...makefile.matchAll(/^([a-z-]+): build ##[^\n]*\n\t(.*)$/gm)]
-      .filter(([, , recipe]) => recipe.includes('RUN_AND_REPORT'))
-      .map(([, name, recipe]) => [name, recipe]);
-    expect(recipes).toEqual(TARGETS.map((t) => [t, '@$(RUN_AND_REPORT) $(QUIET_FAIL)']));
+    // The Makefile finds the experiments itself (lib/*/experiment.ts); ask make which targets it has.
+    const listed = spawnSync(
+      'make',
+      ['-s', '--eval', 'print-targets: ; @echo $(EXPERIMENT_TARGETS)', 'print-targets'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
+    expect(listed.stdout.trim().split(/\s+/).sort()).toEqual([...TARGETS].sort());
+    expect(makefile).toMatch(/^\$\(EXPERIMENT_TARGETS\): build\n\t@\$\(RUN_AND_REPORT\) \$\(QUIET_FAIL\)$/m);
     // node with tsx's loader: no npm or tsx CLI in between to relay a Ctrl+C a second time (k6's "exit now").
-    expect(makefile).toMatch(/^RUN_EXPERIMENT = node --import tsx scripts\/run-experiment.ts \$@ /m);
+    expect(makefile).toMatch(/^RUN_EXPERIMENT = node --import tsx cli\/experiments\/run-experiment.ts \$@ /m);
     // The launcher runs and then draws the report; Ctrl+C does not end the recipe's shell before it is done.
     expect(makefile).toMatch(/^RUN_AND_REPORT = trap : INT; \$\(RUN_EXPERIMENT\)$/m);
   });

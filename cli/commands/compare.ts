@@ -73,8 +73,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
     throw usageError((error as Error).message);
   }
   const [pa, pb] = positionals;
-  const b = loadSide(pb);
-  const a: Side = pa === 'published' ? publishedSide(b) : loadSide(pa);
+  const b = await loadSide(pb);
+  const a: Side = pa === 'published' ? publishedSide(b) : await loadSide(pa);
   if (a.experiment !== b.experiment)
     throw usageError(
       `A is a ${a.experiment} result and B a ${b.experiment} one: compare results of one experiment`,

@@ -35,7 +35,7 @@ export async function publishCommand(argv: string[]): Promise<number> {
     const copied = publishRun(run, resolve(root, 'results'));
     const base = relative(root, copied[0]).replace(/\.md$/, '');
     say(`copied ${relative(root, dirname(resolve(run))) || '.'}/${basename(run)}'s pair into results/`);
-    const known = classifyResult(JSON.parse(readFileSync(copied[1], 'utf8')));
+    const known = await classifyResult(JSON.parse(readFileSync(copied[1], 'utf8')));
     if (known.experiment === null) say(`no charts: ${known.reason}`);
     else {
       const outcome = writeResultReport(copied[1], known);

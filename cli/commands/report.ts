@@ -82,10 +82,12 @@ export async function reportCommand(argv: string[]): Promise<number> {
       throw usageError(`${target}: no such file or directory`);
     }
     const named = !stat.isDirectory();
-    let files = (named ? [target] : resultFiles(target, values.recursive === true)).map((file) => ({
-      file,
-      known: classifyResult(readJson(file)),
-    }));
+    let files = await Promise.all(
+      (named ? [target] : resultFiles(target, values.recursive === true)).map(async (file) => ({
+        file,
+        known: await classifyResult(readJson(file)),
+      })),
+    );
     // A named file must be a result; in a directory, other JSON files are only mentioned.
     for (const { file, known } of files)
       if (known.experiment === null) {
@@ -95,7 +97,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
     files = files.filter((f) => f.known.experiment !== null);
     if (values.newest)
       files = files.sort((a, b) => statSync(b.file).mtimeMs - statSync(a.file).mtimeMs).slice(0, 1);
-    if (files.length === 0) say(`no result of make backlog or make filter-cost in ${target}`);
+    if (files.length === 0) say(`no experiment result in ${target}`);
     for (const { file, known } of files) {
       if (known.experiment === null) continue;
       const outcome = writeResultReport(file, known);

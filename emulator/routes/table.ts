@@ -40,7 +40,7 @@ export const ROUTES: readonly Route[] = [
   // The official benchmark calls these with GET; other methods are tolerated.
   { method: '*', path: '/v1/namespaces/:ns/_debug/warm_cache', handler: warmCacheRoute },
   { method: '*', path: '/v1/namespaces/:ns/_debug/purge_cache', handler: purgeCacheRoute },
-  // Emulator-only: process memory and event-loop delay for scripts/bench-emulator.ts.
+  // Emulator-only: process memory and event-loop delay for benchmarks/bench-emulator.ts.
   { method: 'GET', path: '/_emulator/stats', handler: emulatorStatsRoute },
   // Emulator-only: version and settings, recorded in every result's target (lib/emulator-info.ts).
   { method: 'GET', path: '/_emulator/settings', handler: emulatorSettingsRoute },

@@ -57,7 +57,7 @@ const SKETCH_MIN_ROWS = 16_384;
 const SKETCH_MIN_DIMS = 256;
 /**
  * Share of a part's rows, nearest by sketch, that get int8 estimates. i.i.d. random 768-d vectors are the hardest
- * case (true neighbours are barely closer than the rest): recall@10 0.964 there with 10% (scripts/bench-vector.ts).
+ * case (true neighbours are barely closer than the rest): recall@10 0.964 there with 10% (benchmarks/bench-vector.ts).
  */
 const SKETCH_SHARE = 0.1;
 /** When the sketch cannot separate rows (ties: e.g. all-positive data), the part is scanned whole after all. */

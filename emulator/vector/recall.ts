@@ -1,5 +1,5 @@
 // Recall of the ANN path against an exact scan of the same indexed rows: what `_debug/recall` reports, and what
-// the tests and scripts/bench-vector.ts check.
+// the tests and benchmarks/bench-vector.ts check.
 import { hasRow } from './bitset';
 import { sampleDistinct, seededRandom } from './random';
 import { mergeHits } from './top-k';

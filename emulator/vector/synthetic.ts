@@ -1,4 +1,4 @@
-// Seeded synthetic vectors (random and clustered) and brute-force references in plain JS, for tests and scripts/bench-vector.ts.
+// Seeded synthetic vectors (random and clustered) and brute-force references in plain JS, for tests and benchmarks/bench-vector.ts.
 import { seededRandom } from './random';
 import type { DistanceMetric, Hit, RowBitset } from './types';
 

@@ -22,7 +22,7 @@ export function formatPercent(rate: number): string {
   return `${pct < 0.1 ? pct.toPrecision(1) : roundedFixed(pct, 1)}%`;
 }
 
-/** "3.5 MiB" (lib/sizes.ts); "—" when unknown. */
+/** "3.5 MiB" (core/sizes.ts); "—" when unknown. */
 export function formatBytesOrDash(bytes: number | null): string {
   return bytes === null ? '—' : formatBytes(bytes);
 }

@@ -4,11 +4,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchError, usageError } from '../../core/errors';
 import { EXIT_GENERIC_ERROR } from '../../core/exit-codes';
+import type { Experiment } from '../../lib/experiment';
 import { classifyResult, type KnownResult } from '../result-report';
-import { type ComparableCell, comparableCells, type ExperimentName, publishedCells } from './comparable';
+import { type ComparableCell, comparableCells } from './comparable';
 
 export interface Side {
-  experiment: ExperimentName;
+  experiment: string;
+  definition: Experiment;
   runs: ComparableCell[][];
   description: string;
   /** The first run's recorded knobs; null for the published table. */
@@ -20,25 +22,25 @@ function configOf(r: KnownResult): Record<string, unknown> {
   return typeof config === 'object' && config !== null ? (config as Record<string, unknown>) : {};
 }
 
-function readResult(file: string): KnownResult | { experiment: null; reason: string } {
+async function readResult(file: string): Promise<KnownResult | { experiment: null; reason: string }> {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new BenchError(`${file}: not readable as JSON (${(error as Error).message})`, EXIT_GENERIC_ERROR);
   }
-  return classifyResult(json);
+  return await classifyResult(json);
 }
 
 function describe(results: readonly { file: string; r: KnownResult }[], path: string): string {
   const commit = (r: KnownResult) =>
-    (r.result.versions as { commit?: string } | undefined)?.commit ?? 'unknown';
+    (r.result as { versions?: { commit?: string } }).versions?.commit ?? 'unknown';
   if (results.length === 1) return `${path} (${results[0].r.experiment}, commit ${commit(results[0].r)})`;
   const commits = [...new Set(results.map((x) => commit(x.r)))];
   return `${path}: ${results.length} repeats of ${results[0].r.experiment} (commit ${commits.join(', ')})`;
 }
 
-export function loadSide(path: string): Side {
+export async function loadSide(path: string): Promise<Side> {
   let files: string[];
   try {
     files = statSync(path).isDirectory()
@@ -52,11 +54,11 @@ export function loadSide(path: string): Side {
   }
   const results: { file: string; r: KnownResult }[] = [];
   for (const file of files) {
-    const r = readResult(file);
+    const r = await readResult(file);
     if (r.experiment !== null) results.push({ file, r });
     else if (files.length === 1) throw usageError(`${file}: ${r.reason}`);
   }
-  if (results.length === 0) throw usageError(`${path}: no result of make backlog or make filter-cost`);
+  if (results.length === 0) throw usageError(`${path}: no result of any experiment`);
   const experiments = [...new Set(results.map((x) => x.r.experiment))];
   if (experiments.length > 1)
     throw usageError(
@@ -64,6 +66,7 @@ export function loadSide(path: string): Side {
     );
   return {
     experiment: results[0].r.experiment,
+    definition: results[0].r.definition,
     runs: results.map((x) => comparableCells(x.r)),
     description: describe(results, path),
     config: configOf(results[0].r),
@@ -74,8 +77,9 @@ export function loadSide(path: string): Side {
 export function publishedSide(of: Side): Side {
   return {
     experiment: of.experiment,
-    runs: [publishedCells(of.experiment, of.runs[0])],
-    description: `the published ${of.experiment === 'backlog' ? 'table' : 'headline and sweep tables'} (no counts or intervals: no change can be judged, each is marked ?)`,
+    definition: of.definition,
+    runs: [of.definition.publishedCells(of.runs[0])],
+    description: `${of.definition.publishedDescription} (no counts or intervals: no change can be judged, each is marked ?)`,
     config: null,
   };
 }

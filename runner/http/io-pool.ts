@@ -9,7 +9,7 @@ import type { IoControlMessage, IoStatusMessage, IoWorkerData } from './wire';
 export interface HttpIoPoolOptions {
   /**
    * I/O worker threads; VUs are spread over them round-robin by id.
-   * @default 1 (one thread keeps up with the 2-core target; see scripts/bench-http-client.ts)
+   * @default 1 (one thread keeps up with the 2-core target; see benchmarks/bench-http-client.ts)
    */
   workers?: number;
   /** Where the worker bundle is; tests running TypeScript sources point it at dist/http-io.worker.js. */

@@ -1,7 +1,7 @@
 // Large request bodies of a VU's synchronous calls travel through one SharedArrayBuffer per VU instead of a fresh
 // ArrayBuffer transferred per request. V8 counts every ArrayBuffer an isolate receives toward its GC limits, so a VU
 // posting 30 MB bodies made the I/O worker (the thread every VU's requests go through) run a full mark-compact about
-// every 150 ms, 4-25 ms each (measured with --trace-gc while `scripts/bench-runner.ts` part 3 ran). A buffer shared
+// every 150 ms, 4-25 ms each (measured with --trace-gc while `benchmarks/bench-runner.ts` part 3 ran). A buffer shared
 // once costs nothing per request, and strings are encoded straight into it (no 30 MB allocation per iteration).
 //
 // Layout: bytes [0, 8) hold the BUSY word (Int32 at index 0): the VU stores 1 before sending a request whose body is

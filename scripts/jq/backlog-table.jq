@@ -10,7 +10,7 @@ def ms: if . == null then "—" elif . == floor then "\(.)ms" else "\(fixed1)ms"
 def sig1: (log10 | floor) as $e | (. / pow(10; $e) | round) as $m
   | if $e < 0 then $m / pow(10; -$e) else $m * pow(10; $e) end | tostring;
 def pct: if . == 0 then "0%" else (. * 100) as $p | "\(if $p < 0.1 then ($p | sig1) else ($p | fixed1) end)%" end;
-# Binary units, at most two decimals (lib/sizes.ts formatBytes).
+# Binary units, at most two decimals (core/sizes.ts formatBytes).
 def bytes:
   if . == null then "—"
   else {v: ., u: 0}

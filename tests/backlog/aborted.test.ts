@@ -32,7 +32,7 @@ async function interruptedSmoke(
   let output = '';
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/run-experiment.ts', 'backlog-smoke', '-e', `RESULTS_DIR=${dir}`],
+    ['--import', 'tsx', 'cli/experiments/run-experiment.ts', 'backlog-smoke', '-e', `RESULTS_DIR=${dir}`],
     { cwd: root, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (d: Buffer) => {

@@ -7,10 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { envFlags } from '../../cli/experiments/env-flags';
+import { killProcessTree, runBench, startEmulator, stopProcess } from '../../cli/experiments/with-emulator';
+import { PROFILES } from '../../lib/backlog/profiles';
 import type { BacklogResult } from '../../lib/backlog/results/json';
-import { PROFILES } from '../../scripts/backlog-profiles';
-import { envFlags } from '../../scripts/env-flags';
-import { killProcessTree, runBench, startEmulator, stopProcess } from '../../scripts/with-emulator';
 
 // The smoke profile with 3 s cells, 6 s gate timeouts (each gate opened 2 s into its wait, the grid's least, in runs at
 // load 8 to 13) and 300 seed rows (indexed in 2 s instead of 6): every phase and gate, the scenarios' bound 42 s

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { launchExperiment } from '../../cli/experiments/launch';
 import type { FilterCostResult } from '../../lib/filter-cost/results/json';
-import { launchExperiment } from '../../scripts/launch';
 import { tempDir } from '../temp-dir';
 
 describe('make filter-cost-smoke', () => {

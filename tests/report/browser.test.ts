@@ -26,11 +26,11 @@ import { dashboardRun, fixtureServer } from './dashboard-run';
 
 const dir = tempDir('bench-report-browser-');
 
-function report(name: string, result: unknown, markdown: string): string {
+async function report(name: string, result: unknown, markdown: string): Promise<string> {
   const json = join(dir, `${name}.json`);
   writeFileSync(json, jsonFileText(result));
   writeFileSync(join(dir, `${name}.md`), markdown);
-  const known = classifyResult(result);
+  const known = await classifyResult(result);
   if (known.experiment === null) throw new Error(known.reason);
   return writeResultReport(json, known).html;
 }
@@ -106,13 +106,13 @@ describe('generated HTML in a real browser', () => {
     }
     pages = [
       dashboard,
-      report(
+      await report(
         'backlog-golden',
         buildResult(fixtureSummary(), fixtureConfig, fixtureRun),
         '# Experiment 1\n\n| a |\n|---|\n| 1 |\n',
       ),
-      report('backlog-before-series', legacy, '# Experiment 1 (before the series)\n'),
-      report(
+      await report('backlog-before-series', legacy, '# Experiment 1 (before the series)\n'),
+      await report(
         'filter-cost-golden',
         buildFilterCostResult(fc.fixtureSummary(), fc.fixtureConfig, fc.fixturePlan, fc.fixtureRunInfo()),
         '# Experiment 2\n',

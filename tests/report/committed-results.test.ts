@@ -29,13 +29,16 @@ function relativeLinks(markdown: string): string[] {
     .filter((t) => t !== '' && !/^[a-z][a-z+.-]*:/i.test(t));
 }
 
-const drawable = files(RESULTS, '.json').filter((f) => {
-  try {
-    return classifyResult(JSON.parse(readFileSync(f, 'utf8'))).experiment !== null;
-  } catch {
-    return false;
-  }
-});
+const classified = await Promise.all(
+  files(RESULTS, '.json').map(async (f) => {
+    try {
+      return (await classifyResult(JSON.parse(readFileSync(f, 'utf8')))).experiment !== null ? f : null;
+    } catch {
+      return null;
+    }
+  }),
+);
+const drawable = classified.filter((f): f is string => f !== null);
 
 describe('committed results', () => {
   it('has at least the committed experiment 1 result to draw', () => {

@@ -4,17 +4,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { backlogCells } from '../../lib/backlog/comparable';
 import { buildResult } from '../../lib/backlog/results/json';
 import {
   fixtureConfig,
   fixtureRun,
   fixtureSummary,
 } from '../../lib/backlog/results/testdata/summary-fixture';
+import { filterCostCells } from '../../lib/filter-cost/comparable';
 import type { FilterCostResult } from '../../lib/filter-cost/results/json';
 import { buildFilterCostResult } from '../../lib/filter-cost/results/json';
 import * as fc from '../../lib/filter-cost/results/testdata/fixture';
 import { jsonFileText } from '../../lib/results/run-record';
-import { comparableCells } from '../../report/compare/comparable';
 import { compareRuns } from '../../report/compare/compare';
 import { changeText } from '../../report/compare/render';
 import { tempDir } from '../temp-dir';
@@ -57,10 +58,7 @@ const fcB = slower(fcA);
 const KEY = 'int-100/ann_filtered/1/strong';
 
 describe('bench compare of two golden filter-cost results', () => {
-  const cmp = compareRuns(
-    [comparableCells({ experiment: 'filter-cost', result: fcA })],
-    [comparableCells({ experiment: 'filter-cost', result: fcB })],
-  );
+  const cmp = compareRuns([filterCostCells(fcA)], [filterCostCells(fcB)]);
   const a = fcA.cells.find((c) => `${c.configuration}/${c.shape}/1/${c.consistency}` === KEY);
   if (a === undefined) throw new Error(`golden result lacks the cell ${KEY}`);
 
@@ -158,10 +156,7 @@ describe('bench compare of experiment 1 results', () => {
   };
 
   it("judges a percentile by the cell's per-bucket values (Mann–Whitney)", () => {
-    const cmp = compareRuns(
-      [comparableCells({ experiment: 'backlog', result: a })],
-      [comparableCells({ experiment: 'backlog', result: shifted(1) })],
-    );
+    const cmp = compareRuns([backlogCells(a)], [backlogCells(shifted(1))]);
     const p50 = cmp.cells.find((c) => c.key === 'idle/strong')?.changes.p50;
     expect(p50).toMatchObject({ a: 2.5, b: 3.5, delta: 1, method: 'buckets', significant: true });
     // Buckets 2.5 x4, 3.5 against 3.5 x4, 4.5 (the test in report/compare/stats.test.ts).

@@ -88,11 +88,11 @@ describe('bench report', () => {
 describe('the HTML report of a run whose Markdown warns before its title', () => {
   const dir = tempDir('bench-report-warning-');
   /** The page bench report writes for a result and its Markdown: its title, the intro (above the charts), the rest. */
-  function page(name: string, result: unknown, markdown: string) {
+  async function page(name: string, result: unknown, markdown: string) {
     const json = join(dir, `${name}.json`);
     writeFileSync(json, jsonFileText(result));
     writeFileSync(join(dir, `${name}.md`), markdown);
-    const known = classifyResult(result);
+    const known = await classifyResult(result);
     if (known.experiment === null) throw new Error(known.reason);
     const html = readFileSync(writeResultReport(json, known).html, 'utf8');
     return {
@@ -102,23 +102,23 @@ describe('the HTML report of a run whose Markdown warns before its title', () =>
     };
   }
 
-  it("shows an aborted run's warning first, and keeps the title as the page's one heading", () => {
+  it("shows an aborted run's warning first, and keeps the title as the page's one heading", async () => {
     const stoppedAt = Date.UTC(2026, 0, 2, 3, 4, 8);
     const aborted = buildResult(fixtureSummary(), fixtureConfig, { ...fixtureRun, finishedAtMs: stoppedAt });
-    const p = page('aborted', aborted, renderMarkdown(aborted));
+    const p = await page('aborted', aborted, renderMarkdown(aborted));
     expect(p.title).toBe('Experiment 1: querying while indexing (bench-backlog-fixture)');
     expect(p.headings).toBe(1);
     expect(p.intro).toContain('<strong>Aborted run:</strong> interrupted 1 min 01 s before');
   });
 
-  it('says a dirty-tree build first', () => {
+  it('says a dirty-tree build first', async () => {
     const dirty = buildFilterCostResult(
       fc.fixtureSummary(),
       fc.fixtureConfig,
       fc.fixturePlan,
       fc.fixtureRunInfo(true),
     );
-    const p = page('dirty', dirty, renderFilterCostMarkdown(dirty));
+    const p = await page('dirty', dirty, renderFilterCostMarkdown(dirty));
     expect(p.title).toMatch(/^Experiment 2: filterable-attribute cost, /);
     expect(p.headings).toBe(1);
     expect(p.intro).toContain(

@@ -3,7 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killProcessTree } from '../../scripts/with-emulator';
+import { killProcessTree } from '../../cli/experiments/with-emulator';
 import { bench, fixture, points, ROOT, readNdjson, scratch } from './harness';
 
 const tmp = scratch();

@@ -1,6 +1,6 @@
 // The smallest backlog environment readBacklogConfig accepts (the smoke sizes; ALLOW_SMALL_THRESHOLDS lets gates this
 // small through), for tests that need a whole config: each adds the knobs it is about. Kept apart from the smoke
-// profile in scripts/backlog-profiles.ts so that retuning that profile does not move these tests' expectations.
+// profile in lib/backlog/profiles.ts so that retuning that profile does not move these tests' expectations.
 export const SMALL_ENV: Readonly<Record<string, string>> = {
   SEED_ROWS: '1000',
   MAX_TOTAL_ROWS: '10000',

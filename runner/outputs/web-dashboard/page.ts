@@ -1,5 +1,5 @@
 // The web dashboard's page: its charts (charts.ts) drawn by the same self-contained ECharts page as `bench report`
-// (report/html-page.ts), then the tables: per scenario (requests, failures, iterations, checks), the checks, and
+// (charts/html-page.ts), then the tables: per scenario (requests, failures, iterations, checks), the checks, and
 // every metric over the whole test in the end-of-test summary's words. The live page and the export are the same
 // page; the live one follows server-sent events. Pure (the whole-test metrics come in as data).
 import { escapeHtml, htmlPage, type PageChart, pageCharts } from '../../../charts/html-page';

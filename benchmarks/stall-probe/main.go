@@ -1,4 +1,4 @@
-// The stall probe of `make bench-runner` (BENCH_TIMELINE=1, scripts/bench-runner.ts): one thread pinned to each CPU
+// The stall probe of `make bench-runner` (BENCH_TIMELINE=1, benchmarks/bench-runner.ts): one thread pinned to each CPU
 // sleeps 1 ms at a time and reports every wake-up that came later than a threshold (argument, ms; 5 by default). On
 // an idle machine such a thread wakes within a millisecond or so; it wakes late when its CPU did not run it: the
 // hypervisor held the CPU (steal), or other threads kept it busy (Linux lets a running thread go on for a few ms

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunFlags } from '../runner/options/run-flags';
+import { parseRunFlags } from '../../runner/options/run-flags';
 import { envFlags, envFromFlags, redactArgs, withoutEnvFlags } from './env-flags';
 
 describe('env flags', () => {

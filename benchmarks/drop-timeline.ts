@@ -1,6 +1,6 @@
 // Where a runner run's dropped starts and slow requests fell, second by second, against what the machine did in the
-// same second (scripts/bench-runner.ts with BENCH_TIMELINE=1): its steal share, and the longest time one of its CPUs
-// could not run a thread that asked for it (scripts/stall-probe/main.go).
+// same second (benchmarks/bench-runner.ts with BENCH_TIMELINE=1): its steal share, and the longest time one of its CPUs
+// could not run a thread that asked for it (benchmarks/stall-probe/main.go).
 import type { MachineTicks } from './proc-stats';
 
 /** One second of the measured window. */

@@ -1,4 +1,4 @@
-// The loopback endpoint of `make bench-runner` (scripts/bench-runner.ts): a minimal Go net/http server that answers
+// The loopback endpoint of `make bench-runner` (benchmarks/bench-runner.ts): a minimal Go net/http server that answers
 // every request with 200 "ok". Go's server, pinned to one CPU by the script, so both clients meet the same cheap,
 // steady target. It listens on 127.0.0.1 only, prints its port, and exits when its standard input closes.
 package main

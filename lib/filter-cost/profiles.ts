@@ -1,7 +1,8 @@
 // Experiment 2's profiles for `make filter-cost`, `make filter-cost-smoke` and the smoke test: the knobs of the one
 // `bench run build/filter-cost.js` and the emulator's flags (lib/filter-cost/config.ts reads the knobs).
-import { PUBLISHED_CONFIGURATIONS } from '../lib/filter-cost/configurations';
-import type { Profile } from './experiments';
+
+import type { Profile } from '../experiment';
+import { PUBLISHED_CONFIGURATIONS } from './configurations';
 
 /** 100k distinct values cannot exist in the local profile's 50,000 rows: the local matrix leaves that pair out. */
 const LOCAL_CONFIGURATIONS = PUBLISHED_CONFIGURATIONS.filter((name) => !name.includes('-100k'));

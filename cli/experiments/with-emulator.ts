@@ -2,13 +2,13 @@
 // prints, runs `bench run <args> -e TURBOPUFFER_BASE_URL=<url>`, and always stops the emulator (also on failure
 // and Ctrl+C). Exits with the runner's exit code. Used by both experiments' launchers and smoke tests.
 //
-//   tsx scripts/with-emulator.ts [emulator flags...] -- <script> [bench run flags...]
+//   tsx cli/experiments/with-emulator.ts [emulator flags...] -- <script> [bench run flags...]
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_VARIABLES } from './target-rule';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const BENCH = `${root}bin/bench.js`;
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -175,7 +175,7 @@ function splitArgs(argv: string[]): { emulatorArgs: string[]; runArgs: string[] 
   const sep = argv.indexOf('--');
   if (sep < 0 || sep === argv.length - 1) {
     process.stderr.write(
-      'usage: tsx scripts/with-emulator.ts [emulator flags...] -- <script> [bench run flags...]\n',
+      'usage: tsx cli/experiments/with-emulator.ts [emulator flags...] -- <script> [bench run flags...]\n',
     );
     process.exit(2);
   }

@@ -4,19 +4,20 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BenchError } from '../core/errors';
-import { DEFAULT_RESULTS_DIR } from '../lib/common-knobs';
-import { EnvError } from '../lib/env';
-import { parseRunFlags } from '../runner/options/run-flags';
+import { BenchError } from '../../core/errors';
+import { DEFAULT_RESULTS_DIR } from '../../lib/common-knobs';
+import { EnvError } from '../../lib/env';
+import { parseRunFlags } from '../../runner';
 import { envFlags, envFromFlags, withoutEnvFlags } from './env-flags';
-import { MAKE_TARGETS, type MakeTarget, type MakeTargetName, profileKnobs } from './experiments';
+import { findMakeTarget, type MakeTarget, profileKnobs } from './experiments';
 import { chooseTarget, type TargetChoice, TargetRefused } from './target-rule';
 import { runBench, runWithEmulator } from './with-emulator';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface LaunchOptions {
-  makeTarget: MakeTargetName;
+  /** `<experiment>` or `<experiment>-smoke`. */
+  makeTarget: string;
   /** Extra `bench run` flags (e.g. `-e SEED=42`, `--out json=...`); `-e` flags override the profile's knobs. */
   extraArgs?: string[];
   /** The caller's environment (credentials for the real service come from here). */
@@ -35,7 +36,8 @@ export interface LaunchResult {
 }
 
 export async function launchExperiment(o: LaunchOptions): Promise<LaunchResult> {
-  const t = MAKE_TARGETS[o.makeTarget];
+  const t = await findMakeTarget(o.makeTarget);
+  if (t === null) throw new TargetRefused(`no experiment has a make target called ${o.makeTarget}`);
   const caller = o.env ?? process.env;
   const extra = o.extraArgs ?? [];
   const say = o.say ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -1,4 +1,4 @@
-// What k6's drop rule would have made of vegeta's own run (scripts/bench-runner.ts): vegeta never drops a start (it
+// What k6's drop rule would have made of vegeta's own run (benchmarks/bench-runner.ts): vegeta never drops a start (it
 // adds workers and sends late), so its dropped count is 0 by construction and says nothing about the machine. Its
 // results do record when each hit started and how long it took, so the same run can be replayed through the rule
 // bench and k6 apply: a start is dropped when none of the scenario's VUs is free at its due time. A hit vegeta sent

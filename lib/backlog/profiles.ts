@@ -1,7 +1,8 @@
 // Experiment 1's profiles, in one place for `make backlog`, `make backlog-smoke` and the tests: emulator flags plus
-// the script's knobs (lib/backlog/config.ts). Which one a make target uses: ./experiments.ts.
-import { rowBytes } from '../lib/vectors';
-import type { Profile } from './experiments';
+// the script's knobs (lib/backlog/config.ts). Which one a make target uses: ./experiment.ts.
+
+import type { Profile } from '../experiment';
+import { rowBytes } from '../vectors';
 
 /** The local profile's seed, also the emulator's --index-burst (in bytes), so the two cannot disagree. */
 const LOCAL_SEED_ROWS = 100_000;

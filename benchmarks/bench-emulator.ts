@@ -3,8 +3,8 @@
 // against the raw vector bytes, and how much a 40 MB write stalls concurrent queries. Runs `bench emulator` as a
 // child process (dist/, as users run it, with --latency-model none) and drives it over loopback from this process.
 //
-//   npx tsx scripts/bench-emulator.ts                 # 1M x 768, random and clustered (the lead's quiet machine)
-//   BENCH_N=20000 npx tsx scripts/bench-emulator.ts   # quick check
+//   npx tsx benchmarks/bench-emulator.ts                 # 1M x 768, random and clustered (the lead's quiet machine)
+//   BENCH_N=20000 npx tsx benchmarks/bench-emulator.ts   # quick check
 //
 // Knobs: BENCH_N (rows, default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|both), BENCH_QUERIES (100),
 // BENCH_WARMUP_QUERIES (50: eventual queries before the measured ones; their p50 is printed too),
@@ -21,11 +21,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEmulator, stopProcess } from '../cli/experiments/with-emulator';
 import { formatBytes } from '../core/sizes';
 import { seededRandom } from '../emulator/vector/random';
 import { choiceKnob, intKnob, readKnobs } from './bench-knobs';
 import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
-import { startEmulator, stopProcess } from './with-emulator';
 
 const { N, DIMS, QUERIES, WARMUP_QUERIES, BODY_MB, WRITERS, DATA } = readKnobs(() => ({
   N: intKnob('BENCH_N', 1_000_000),

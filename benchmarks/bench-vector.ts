@@ -4,7 +4,7 @@
 // indexed rows, appends with against without prefaulting. Prints figures and the issue's targets beside them; not
 // part of `make test`.
 //
-//   npm run build && npx tsx scripts/bench-vector.ts
+//   npm run build && npx tsx benchmarks/bench-vector.ts
 //   knobs (env): BENCH_ROWS (default 1000000), BENCH_DIMS (768), BENCH_DATA (random|clustered|lowrank, default random),
 //                BENCH_METRIC (cosine_distance|euclidean_squared), BENCH_TAIL (unindexed rows for the strong query,
 //                default half of BENCH_ROWS), BENCH_QUERIES (default 50), BENCH_WORKERS (default: CPU count)

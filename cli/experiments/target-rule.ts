@@ -3,8 +3,8 @@
 //   environment or as `-e` in ARGS) and a fresh local emulator when it is not.
 // Against the emulator the service's variables are set aside (never passed to the run) and named; a target without
 // a real-service profile (the smoke runs) refuses the service instead of quietly running locally. Pure.
-import { readTarget } from '../lib/common-knobs';
-import { EnvError, EnvReader } from '../lib/env';
+import { readTarget } from '../../lib/common-knobs';
+import { EnvError, EnvReader } from '../../lib/env';
 import type { MakeTarget, Profile } from './experiments';
 
 /** The variables that point a run at the real service. */

@@ -1,11 +1,11 @@
 // Benchmarks bench's runner against vegeta (a Go open-model load generator) in one run, each client alone against the
-// same loopback endpoint (scripts/bench-endpoint/main.go: Go net/http pinned to one CPU), and prints the figures issue
+// same loopback endpoint (benchmarks/bench-endpoint/main.go: Go net/http pinned to one CPU), and prints the figures issue
 // 17 asks for as ratios to vegeta's:
 //   1. a constant arrival rate (2000/s for 30 s, 20 pre-allocated VUs, discardResponseBodies): CPU per request,
 //      dropped iterations, p50/p99 latency, start lag and peak RSS, for vegeta and for both script forms k6 users
 //      write: sync `http.get(url)` and async `await http.asyncRequest('GET', url)`, each run as `bench run script.js`;
 //      vegeta never drops a start, so its own hits are replayed through k6's drop rule with the same VU count
-//      (scripts/k6-drop-rule.ts): what the machine's stalls in its run would have cost any k6-rule runner; in rounds
+//      (benchmarks/k6-drop-rule.ts): what the machine's stalls in its run would have cost any k6-rule runner; in rounds
 //      (vegeta, then each form; three by default), each form's ratios taken to the vegeta of its round;
 //   2. a slow test (10/s): how much CPU the runner keeps busy when it has almost nothing to do, beside the start lag
 //      its start-time mechanism gives, each client's wake-ups per second, and Node's own floor (an empty timer);
@@ -22,8 +22,8 @@
 // BENCH_FLAGS (extra `bench run` flags for every runner run, e.g. "--vu-threads 0"), BENCH_CLI (dist/bench.js),
 // BENCH_NODE_ARGS (node flags for the runner, e.g. "--cpu-prof --cpu-prof-dir=prof"), BENCH_ENDPOINT_CPU (the CPU the
 // endpoint is pinned to; the last one by default), BENCH_TIMELINE (1: each form once more with `--out json`, and
-// where its drops and slow requests fell against the steal share and the CPU stalls (scripts/stall-probe/main.go)
-// of each second: scripts/drop-timeline.ts).
+// where its drops and slow requests fell against the steal share and the CPU stalls (benchmarks/stall-probe/main.go)
+// of each second: benchmarks/drop-timeline.ts).
 // `make bench-runner` runs it (not part of `make test`).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -107,7 +107,7 @@ interface Figures {
   p50: number;
   p99: number;
   dropped: number;
-  /** vegeta only: its own hits replayed through k6's drop rule with the runner's VU count (scripts/k6-drop-rule.ts). */
+  /** vegeta only: its own hits replayed through k6's drop rule with the runner's VU count (benchmarks/k6-drop-rule.ts). */
   droppedUnderK6Rule?: number;
   /** bench_iteration_start_lag; for vegeta, how late its hits began against its pacer's times (lower bounds). */
   lagP50: number;
@@ -333,7 +333,7 @@ async function runBench(
 }
 
 /**
- * The stall probe (scripts/stall-probe/main.go) beside one run: 2 ms and longer, so that the report shows how often
+ * The stall probe (benchmarks/stall-probe/main.go) beside one run: 2 ms and longer, so that the report shows how often
  * shorter ones come too. stop() closes its stdin and resolves with what it printed.
  */
 function startProbe(binary: string): { stop: () => Promise<string> } {
@@ -395,7 +395,7 @@ const STALLED = { steal: 0.02, stallMs: 8 };
  */
 async function printTimelines(url: string, slowMs: number, probe: string): Promise<void> {
   console.log(
-    `\n1b. where the drops fell: each form again with --out json, beside a probe of CPU stalls (scripts/stall-probe); stalled seconds: steal >= ${pct(STALLED.steal)} or a CPU unavailable >= ${STALLED.stallMs} ms; slow: over ${ms(slowMs)}, twice vegeta's p99\n`,
+    `\n1b. where the drops fell: each form again with --out json, beside a probe of CPU stalls (benchmarks/stall-probe); stalled seconds: steal >= ${pct(STALLED.steal)} or a CPU unavailable >= ${STALLED.stallMs} ms; slow: over ${ms(slowMs)}, twice vegeta's p99\n`,
   );
   console.log(
     '| client | first second: dropped, slow | stalled seconds | dropped there | slow there | other seconds | dropped there | slow there | CPU stalls >= 2 ms / >= 8 ms (longest) |',
@@ -433,7 +433,7 @@ async function main(): Promise<void> {
   try {
     const version = execFileSync(process.execPath, [CLI, 'version'], { encoding: 'utf8' }).trim();
     console.log(
-      `endpoint ${url}: Go net/http (scripts/bench-endpoint/main.go) on CPU ${ENDPOINT_CPU}, GOMAXPROCS=1; ${process.platform}/${process.arch}, ${availableParallelism()} CPUs, node ${process.versions.node}; ${version}; vegeta ${VEGETA_MODULE.split('@')[1]}`,
+      `endpoint ${url}: Go net/http (benchmarks/bench-endpoint/main.go) on CPU ${ENDPOINT_CPU}, GOMAXPROCS=1; ${process.platform}/${process.arch}, ${availableParallelism()} CPUs, node ${process.versions.node}; ${version}; vegeta ${VEGETA_MODULE.split('@')[1]}`,
     );
     console.log(`load average at start: ${load()}\n`);
 

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { MAKE_TARGETS, profileKnobs } from './experiments';
+import { experimentNames, makeTargets, profileKnobs } from './experiments';
+
+const MAKE_TARGETS = await makeTargets();
 
 const LOOPBACK = { TURBOPUFFER_BASE_URL: 'http://127.0.0.1:8787' };
+
+describe('make targets', () => {
+  it('are every folder of lib/ with an experiment.ts, each as <name> and <name>-smoke', () => {
+    expect(experimentNames()).toEqual(expect.arrayContaining(['backlog', 'filter-cost']));
+    for (const name of experimentNames()) {
+      expect(MAKE_TARGETS[name].script).toBe(`build/${name}.js`);
+      expect(MAKE_TARGETS[`${name}-smoke`].service).toBeNull();
+    }
+  });
+});
 
 describe('profileKnobs', () => {
   it('passes a profile through unchanged in the default arrival mode', () => {
@@ -21,7 +33,7 @@ describe('profileKnobs', () => {
     expect(profileKnobs(MAKE_TARGETS['filter-cost'].emulator, 'workers').setAside).toEqual([]);
   });
 
-  it.each(Object.keys(MAKE_TARGETS) as (keyof typeof MAKE_TARGETS)[])(
+  it.each(Object.keys(MAKE_TARGETS))(
     'make %s takes QUERY_MODE=workers: the knob checks accept the profile with it',
     (name) => {
       const t = MAKE_TARGETS[name];

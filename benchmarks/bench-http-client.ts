@@ -2,7 +2,7 @@
 // threads through the HTTP I/O worker, against raw undici awaited in one thread, same loopback server (a child
 // process), same run. Prints figures; not part of `make test`.
 //
-//   npm run build && npx tsx scripts/bench-http-client.ts
+//   npm run build && npx tsx benchmarks/bench-http-client.ts
 //   knobs (env): BENCH_REQUESTS (per measurement, default 20000), BENCH_VUS (comma list, default "1,2,4"),
 //                BENCH_IO_WORKERS (default 1)
 import { type ChildProcess, fork } from 'node:child_process';

@@ -1,6 +1,6 @@
 // The Go programs `make bench-runner` needs, built with this machine's Go into .cache/go-bin/ (kept across
 // `make clean`): vegeta, the open-model reference, installed as a pinned Go module, the loopback endpoint, built from
-// scripts/bench-endpoint/main.go, and the stall probe (scripts/stall-probe/main.go). Each is built only when missing or
+// benchmarks/bench-endpoint/main.go, and the stall probe (benchmarks/stall-probe/main.go). Each is built only when missing or
 // out of date.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ export const VEGETA_MODULE = 'github.com/tsenart/vegeta/v12@v12.13.0';
 export interface GoTools {
   vegeta: string;
   endpoint: string;
-  /** scripts/stall-probe/main.go: when this machine's CPUs did not run (BENCH_TIMELINE=1). */
+  /** benchmarks/stall-probe/main.go: when this machine's CPUs did not run (BENCH_TIMELINE=1). */
   stallProbe: string;
 }
 
@@ -47,10 +47,10 @@ export function goTools(root: string): GoTools {
 
 /** scripts/<name>/main.go built into `bin`, when missing or older than its source. */
 function built(root: string, bin: string, name: string): string {
-  const source = join(root, 'scripts', name, 'main.go');
+  const source = join(root, 'benchmarks', name, 'main.go');
   const binary = join(bin, name);
   if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
-    console.log(`building ${binary} from scripts/${name}/main.go (go build)`);
+    console.log(`building ${binary} from benchmarks/${name}/main.go (go build)`);
     go(['build', '-o', binary, source]);
   }
   return binary;
