@@ -126,8 +126,10 @@ export function queryLoadKnobs(d: { rate: number; workers: number }) {
       'arrival: queries start at QUERY_RATE per second (open model); workers: QUERY_WORKERS closed-loop workers',
       (e, n) => e.oneOf<QueryMode>(n, ['arrival', 'workers'], 'arrival'),
     ),
-    QUERY_RATE: knob(String(d.rate), 'arrival mode: queries started per second', (e, n) =>
-      e.raw(n) === undefined ? undefined : e.number(n, d.rate, { min: 0.1, max: 100_000 }),
+    QUERY_RATE: knob(
+      String(d.rate),
+      'arrival mode: queries started per second (a fraction runs as a whole rate per a longer timeUnit)',
+      (e, n) => (e.raw(n) === undefined ? undefined : readQueryRate(e, n, d.rate)),
     ),
     QUERY_VUS: knob(
       'max(2, QUERY_RATE)',
@@ -143,6 +145,14 @@ export function queryLoadKnobs(d: { rate: number; workers: number }) {
       (e, n) => optionalInt(e, n, { min: 1, max: 10_000 }),
     ),
   };
+}
+
+/** QUERY_RATE: 0.001 to 100,000 queries per second, at most three decimals (k6 takes only whole rates per timeUnit). */
+function readQueryRate(e: EnvReader, name: string, dflt: number): number {
+  const rate = e.number(name, dflt, { min: 0.001, max: 100_000 });
+  if (Math.abs(rate * 1000 - Math.round(rate * 1000)) > 1e-6)
+    throw new EnvError(name, `${rate} has more than three decimals: use e.g. ${Math.round(rate * 1000) / 1000}`);
+  return rate;
 }
 
 type QueryLoadValues = KnobValues<ReturnType<typeof queryLoadKnobs>>;

@@ -2,6 +2,7 @@
 // before anything starts, and how to read, chart and compare its results. Each lib/<name>/experiment.ts exports one
 // as `experiment`; the launcher (`make <name>`) and the report (`bench report`, `bench compare`) find it by name, so
 // adding an experiment adds a folder and an entry file, and no list (docs/adding-an-experiment.md). Pure.
+import type { Options } from 'k6/options';
 import type { ChartSet } from '../core/chart-spec';
 import type { EnvRecord } from './env';
 
@@ -60,8 +61,11 @@ export interface Experiment<Result = unknown> {
   title: string;
   /** `make <name>` against a fresh emulator, `make <name>-smoke` (in `make test`), and the real service (null: none). */
   profiles: { local: Profile; smoke: Profile; service: Profile | null };
-  /** The script's own knob checks (the code its init runs): throws the EnvError the script would. */
-  checkKnobs(env: EnvRecord): void;
+  /**
+   * The k6 options the script exports for these knobs, through the script's own knob checks (the code its init
+   * runs): throws the EnvError the script would. The launcher calls it to refuse bad knobs before anything starts.
+   */
+  options(env: EnvRecord): Options;
   /** A result JSON of this experiment as the report reads it, or why it is not one this version can draw. */
   readResult(json: Record<string, unknown>): { result: Result } | { reason: string };
   charts(result: Result): ChartSet;

@@ -15,6 +15,19 @@ export interface QueryScenarioTiming {
   exec?: string;
 }
 
+/**
+ * A rate in queries per second as k6's integer `rate` per `timeUnit`: k6 refuses a fractional rate, so 2.5/s is
+ * 5 per 2s (the smallest whole number of seconds, up to 1000, that makes it whole; QUERY_RATE has at most three
+ * decimals).
+ */
+export function arrivalRate(perSecond: number): { rate: number; timeUnit: string } {
+  for (let seconds = 1; seconds <= 1000; seconds++) {
+    const rate = perSecond * seconds;
+    if (Math.abs(rate - Math.round(rate)) < 1e-9) return { rate: Math.round(rate), timeUnit: `${seconds}s` };
+  }
+  throw new Error(`${perSecond} queries/s has more than three decimals`);
+}
+
 export function queryScenario(l: QueryLoad, t: QueryScenarioTiming) {
   const common = {
     exec: t.exec ?? 'query',
@@ -26,8 +39,7 @@ export function queryScenario(l: QueryLoad, t: QueryScenarioTiming) {
     return { executor: 'constant-vus', vus: l.workers, ...common } satisfies ConstantVUsScenario;
   return {
     executor: 'constant-arrival-rate',
-    rate: l.rate,
-    timeUnit: '1s',
+    ...arrivalRate(l.rate),
     preAllocatedVUs: l.vus,
     maxVUs: l.maxVus,
     ...common,

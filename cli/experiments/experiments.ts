@@ -49,7 +49,9 @@ export async function findMakeTarget(name: string): Promise<MakeTarget | null> {
     script: `build/${experiment.name}.js`,
     emulator: smoke ? experiment.profiles.smoke : experiment.profiles.local,
     service: smoke ? null : experiment.profiles.service,
-    checkKnobs: (env) => experiment.checkKnobs(env),
+    checkKnobs: (env) => {
+      experiment.options(env);
+    },
   };
 }
 

@@ -3,15 +3,14 @@ import { defineExperiment } from '../experiment';
 import { type BacklogReportInput, backlogCharts } from './charts';
 import { backlogCells, publishedBacklogCells } from './comparable';
 import { readBacklogConfig } from './config';
+import { scenarioOptionsFor } from './options';
 import { PROFILES } from './profiles';
 
 export const experiment = defineExperiment<BacklogReportInput>({
   name: 'backlog',
   title: 'Experiment 1: querying while indexing',
   profiles: { local: PROFILES.local, smoke: PROFILES.smoke, service: PROFILES.service },
-  checkKnobs(env) {
-    readBacklogConfig(env);
-  },
+  options: (env) => scenarioOptionsFor(readBacklogConfig(env)),
   readResult(json) {
     if (Array.isArray(json.cells) && Array.isArray(json.metadata_snapshots))
       return { result: json as unknown as BacklogReportInput };

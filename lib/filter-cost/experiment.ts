@@ -4,6 +4,7 @@ import { planStudy } from './cells';
 import { type FilterCostReportInput, filterCostCharts } from './charts';
 import { filterCostCells, publishedFilterCostCells } from './comparable';
 import { readFilterCostConfig } from './config';
+import { filterCostOptions } from './options';
 import { PROFILES } from './profiles';
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -14,8 +15,9 @@ export const experiment = defineExperiment<FilterCostReportInput>({
   name: 'filter-cost',
   title: 'Experiment 2: filterable-attribute cost',
   profiles: { local: PROFILES.local, smoke: PROFILES.smoke, service: PROFILES.service },
-  checkKnobs(env) {
-    planStudy(readFilterCostConfig(env));
+  options(env) {
+    const config = readFilterCostConfig(env);
+    return filterCostOptions(config, planStudy(config).cells);
   },
   readResult(json) {
     const configurations = json.configurations;
