@@ -151,7 +151,10 @@ export function queryLoadKnobs(d: { rate: number; workers: number }) {
 function readQueryRate(e: EnvReader, name: string, dflt: number): number {
   const rate = e.number(name, dflt, { min: 0.001, max: 100_000 });
   if (Math.abs(rate * 1000 - Math.round(rate * 1000)) > 1e-6)
-    throw new EnvError(name, `${rate} has more than three decimals: use e.g. ${Math.round(rate * 1000) / 1000}`);
+    throw new EnvError(
+      name,
+      `${rate} has more than three decimals: use e.g. ${Math.round(rate * 1000) / 1000}`,
+    );
   return rate;
 }
 

@@ -20,6 +20,9 @@ export interface WriteResponse {
   billing?: { billable_logical_bytes_written?: number };
 }
 
+/** A query's consistency level: strong sees every acknowledged write; eventual skips that round trip. */
+export type Consistency = 'strong' | 'eventual';
+
 /** A filter leaf `[attribute, operator, value]` (the experiments send leaves only). */
 export type FilterLeaf = [string, string, number | string];
 

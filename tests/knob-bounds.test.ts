@@ -43,7 +43,7 @@ describe.each(EXPERIMENTS.map((e) => [e.name, e] as const))('%s', (_, experiment
   });
 
   it.each(EDGES)('the query load %j: the knob refuses it or every executor accepts it', (edge) => {
-    const env = { ...experiment.profiles.local.env, ...LOOPBACK, ...edge };
+    const env: Record<string, string> = { ...experiment.profiles.local.env, ...LOOPBACK, ...edge };
     // A profile's arrival knobs do not go with workers (the launcher sets them aside the same way).
     if (edge.QUERY_MODE === 'workers')
       for (const k of ['QUERY_RATE', 'QUERY_VUS', 'QUERY_MAX_VUS']) delete env[k];
