@@ -10,6 +10,8 @@ export interface MetadataReading {
   /** `index.unindexed_rows` (0 when up to date; null when an updating index does not report it). */
   unindexedRows: number | null;
   approxRowCount: number | null;
+  /** `approx_logical_bytes`: on a namespace of fresh upserts, minus the backlog, how far indexing has reached. */
+  approxLogicalBytes: number | null;
   indexStatus: 'up-to-date' | 'updating';
 }
 
@@ -23,6 +25,7 @@ export function readingFrom(body: NamespaceMetadata, time: number): MetadataRead
     unindexedBytes: updating ? (body.index?.unindexed_bytes ?? 0) : 0,
     unindexedRows: updating ? (body.index?.unindexed_rows ?? null) : 0,
     approxRowCount: body.approx_row_count ?? null,
+    approxLogicalBytes: body.approx_logical_bytes ?? null,
     indexStatus: updating ? 'updating' : 'up-to-date',
   };
 }

@@ -23,21 +23,21 @@ export interface WriteResponse {
 /** A query's consistency level: strong sees every acknowledged write; eventual skips that round trip. */
 export type Consistency = 'strong' | 'eventual';
 
-/** A filter leaf `[attribute, operator, value]` (the experiments send leaves only). */
-export type FilterLeaf = [string, string, number | string];
+/** A filter leaf `[attribute, operator, value]` (the experiments send leaves only; `In` takes a list). */
+export type FilterLeaf = [string, string, number | string | (number | string)[]];
 
 /** POST /v2/namespaces/:ns/query: ANN or exact kNN on the vector, or order by an attribute. */
 export interface QueryRequest {
   rank_by: ['vector', 'ANN' | 'kNN', number[]] | [string, 'asc' | 'desc'];
   top_k: number;
-  consistency: { level: 'strong' | 'eventual' };
+  consistency: { level: Consistency };
   filters?: FilterLeaf;
 }
 
 /** The same endpoint counting the rows a filter matches (`aggregate_by`, no rank_by). */
 export interface AggregateRequest {
   aggregate_by: Record<string, ['Count']>;
-  consistency: { level: 'strong' | 'eventual' };
+  consistency: { level: Consistency };
   filters?: FilterLeaf;
 }
 

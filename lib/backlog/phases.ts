@@ -8,6 +8,7 @@
 
 import {
   advance as advanceMachine,
+  type MachineSlot,
   type MachineState,
   machineDurationMs,
   slotAt as machineSlotAt,
@@ -102,7 +103,13 @@ export function advance(
 
 export function slotAt(state: MachineState, now: number, s: Schedule): Slot {
   // slotAt reads no gate.
-  const slot = machineSlotAt(backlogPlan({ ltStartBytes: 0, ltCapBytes: 0, gtStartBytes: 0 }), state, now, s);
+  return namedSlot(
+    machineSlotAt(backlogPlan({ ltStartBytes: 0, ltCapBytes: 0, gtStartBytes: 0 }), state, now, s),
+  );
+}
+
+/** A machine slot under backlog's names: the phase, and the cell's consistency. */
+export function namedSlot(slot: MachineSlot): Slot {
   return {
     phase: slot.phase === null ? null : PHASES[slot.phase],
     stage: slot.stage,
