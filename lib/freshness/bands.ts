@@ -98,3 +98,22 @@ export function writerAction(
   if (estimateBytes + batchBytes > gates[band].aim) return { kind: 'wait' };
   return { kind: 'write', disableBackpressure: band === BANDS.length - 1 };
 }
+
+/**
+ * The band a probe counts in. A probe's visibility depends on the backlog when it was written, so outside the idle
+ * band's measured window (known exactly: it starts at t0) a probe counts in the band whose gate holds the backlog
+ * read right after its acknowledgement, wherever the writers were; between gates it counts in none (`transition`).
+ */
+export function probeBand(
+  c: Pick<FreshnessConfig, 'tailLimitBytes' | 'backlogLimitBytes' | 'bandWarmupS' | 'bandDurationS'>,
+  t0: number,
+  ackMs: number,
+  backlogBytes: number,
+): BandTag {
+  const idleStart = t0 + c.bandWarmupS * 1000;
+  if (ackMs >= idleStart && ackMs < idleStart + c.bandDurationS * 1000) return 'idle';
+  const gates = bandGates(c);
+  for (let band = 1; band < BANDS.length; band++)
+    if (backlogBytes >= gates[band].min && backlogBytes <= gates[band].max) return BANDS[band];
+  return 'transition';
+}

@@ -105,7 +105,7 @@ export class ProbeWatch {
 /** A metadata reading as the visibility window needs it: when, and how far indexing had reached (bytes). */
 export interface IndexProgress {
   time: number;
-  /** approx_logical_bytes minus unindexed_bytes: the log position the index has reached (fresh upserts only). */
+  /** approx_logical_bytes, which indexing moves: the log position the index has reached (fresh upserts only). */
   indexedBytes: number;
 }
 
