@@ -2,19 +2,7 @@
 // or cannot show (locally, what the emulator does not model; a band nobody measured), with the figures behind the
 // verdict (docs/turbopuffer-api.md §3.4 restates the claims). Pure.
 import { formatBytes } from '../../../core/sizes';
-import type { FreshnessResult, VisibilityRow } from './json';
-
-export type Verdict = 'holds' | 'does not hold' | 'cannot show locally' | 'not measured';
-
-export interface Claim {
-  /** The documented behaviour, in bench's words. */
-  claim: string;
-  /** What this run measured for it. */
-  measured: string;
-  verdict: Verdict;
-  /** Why the verdict, where it is not plain from the figures. */
-  why: string;
-}
+import type { Claim, FreshnessResult, VisibilityRow } from './shape';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(x === 1 || x === 0 ? 0 : 2)} %`);
 

@@ -11,7 +11,7 @@ import {
 } from '../../results/run-sections';
 import { markdownTable, textTable } from '../../results/table';
 import type { BandName } from '../bands';
-import type { FreshnessResult, VisibilityRow } from './json';
+import type { FreshnessResult, VisibilityRow } from './shape';
 
 const BAND_LABEL: Record<BandName, string> = {
   idle: 'idle',
