@@ -1,5 +1,5 @@
 // Fields every scenario shares (startTime, gracefulStop, exec, env, tags) and the strict field readers the
-// executor parsers use: each problem names the scenario, the field and what to write instead.
+// executor parsers use: each problem names the scenario, the field and what to write instead, once per field.
 import { formatGoDuration, parseDuration } from '../../core/durations';
 import type { Stripe } from './stripe';
 
@@ -28,9 +28,14 @@ export interface ScenarioPart {
   iterations: Stripe;
 }
 
-/** Reads fields off a raw scenario object, recording problems instead of throwing so all are reported at once. */
+/**
+ * Reads fields off a raw scenario object, recording problems instead of throwing so all are reported at once. A field
+ * that could not be read (missing though required, or of the wrong type) reads as a stand-in value; the rules on
+ * values (invalid()) skip it, or its one mistake would come back as a second, wrong one about the stand-in.
+ */
 export class FieldReader {
   private readonly used = new Set<string>(['executor']);
+  private readonly unread = new Set<string>();
 
   constructor(
     readonly scenario: string,
@@ -38,8 +43,20 @@ export class FieldReader {
     readonly problems: string[],
   ) {}
 
-  problem(message: string): void {
+  private problem(message: string): void {
     this.problems.push(`scenario "${this.scenario}": ${message}`);
+  }
+
+  private unreadable(field: string, message: string): void {
+    this.unread.add(field);
+    this.problem(message);
+  }
+
+  /** Reports a rule that the values of `fields` break, unless one of them could not be read (reported already). */
+  invalid(fields: string | readonly string[], message: string): void {
+    const about = typeof fields === 'string' ? [fields] : fields;
+    if (about.some((field) => this.unread.has(field))) return;
+    this.problem(message);
   }
 
   has(field: string): boolean {
@@ -50,13 +67,13 @@ export class FieldReader {
     this.used.add(field);
     const v = this.raw[field];
     if (v === undefined || v === null) {
-      if (fallback === undefined) this.problem(`${field} is required (e.g. ${field}: '30s')`);
+      if (fallback === undefined) this.unreadable(field, `${field} is required (e.g. ${field}: '30s')`);
       return fallback ?? 0;
     }
     try {
       return parseDuration(v);
     } catch (error) {
-      this.problem(`${field}: ${(error as Error).message}`);
+      this.unreadable(field, `${field}: ${(error as Error).message}`);
       return fallback ?? 0;
     }
   }
@@ -65,11 +82,11 @@ export class FieldReader {
     this.used.add(field);
     const v = this.raw[field];
     if (v === undefined || v === null) {
-      if (fallback === undefined) this.problem(`${field} is required`);
+      if (fallback === undefined) this.unreadable(field, `${field} is required`);
       return fallback ?? 0;
     }
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      this.problem(`${field} must be an integer, got ${JSON.stringify(v)}`);
+      this.unreadable(field, `${field} must be an integer, got ${JSON.stringify(v)}`);
       return fallback ?? 0;
     }
     return v;
@@ -80,7 +97,7 @@ export class FieldReader {
     const v = this.raw[field];
     if (v === undefined || v === null) return fallback;
     if (typeof v !== 'string') {
-      this.problem(`${field} must be a string, got ${JSON.stringify(v)}`);
+      this.unreadable(field, `${field} must be a string, got ${JSON.stringify(v)}`);
       return fallback;
     }
     return v;
@@ -91,7 +108,7 @@ export class FieldReader {
     const v = this.raw[field];
     if (v === undefined || v === null) return {};
     if (typeof v !== 'object' || Array.isArray(v)) {
-      this.problem(`${field} must be an object of strings`);
+      this.unreadable(field, `${field} must be an object of strings`);
       return {};
     }
     const out: Record<string, string> = {};
@@ -103,20 +120,24 @@ export class FieldReader {
     this.used.add(field);
     const v = this.raw[field];
     if (!Array.isArray(v) || v.length === 0) {
-      this.problem(`${field} is required: at least one { duration, target } stage`);
+      this.unreadable(field, `${field} is required: at least one { duration, target } stage`);
       return [];
     }
+    // A stage that cannot be read makes the whole list a stand-in for the rules on it (e.g. "a target above 0").
     return v.map((stage: unknown, i) => {
       const s = (stage ?? {}) as Record<string, unknown>;
       let duration = 0;
       try {
         duration = parseDuration(s.duration);
       } catch (error) {
-        this.problem(`${field}[${i}].duration: ${(error as Error).message}`);
+        this.unreadable(field, `${field}[${i}].duration: ${(error as Error).message}`);
       }
       const target = s.target ?? 0;
       if (typeof target !== 'number' || !Number.isInteger(target) || target < 0)
-        this.problem(`${field}[${i}].target must be a non-negative integer, got ${JSON.stringify(target)}`);
+        this.unreadable(
+          field,
+          `${field}[${i}].target must be a non-negative integer, got ${JSON.stringify(target)}`,
+        );
       if (duration < 0) this.problem(`${field}[${i}].duration must not be negative`);
       return { duration, target: Number(target) };
     });
@@ -137,12 +158,12 @@ export class FieldReader {
 
 export function readBase(name: string, executor: string, r: FieldReader): BaseScenarioConfig {
   const startTime = r.duration('startTime', 0);
-  if (startTime < 0) r.problem('startTime must not be negative');
+  if (startTime < 0) r.invalid('startTime', 'startTime must not be negative');
   const gracefulStop = r.duration('gracefulStop', 30_000);
-  if (gracefulStop < 0) r.problem('gracefulStop must not be negative');
+  if (gracefulStop < 0) r.invalid('gracefulStop', 'gracefulStop must not be negative');
   const execSet = r.has('exec');
   const exec = r.string('exec', 'default');
-  if (exec === '') r.problem('exec must not be empty (omit it to call the default function)');
+  if (exec === '') r.invalid('exec', 'exec must not be empty (omit it to call the default function)');
   r.accept('options');
   return {
     name,

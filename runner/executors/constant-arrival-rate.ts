@@ -24,10 +24,14 @@ export function readArrivalPool(r: FieldReader): {
   const timeUnit = r.duration('timeUnit', 1000);
   const preAllocatedVUs = r.int('preAllocatedVUs', undefined);
   const maxVUs = r.int('maxVUs', preAllocatedVUs);
-  if (timeUnit <= 0) r.problem('timeUnit must be more than 0');
-  if (preAllocatedVUs < 0) r.problem(`preAllocatedVUs must not be negative, got ${preAllocatedVUs}`);
+  if (timeUnit <= 0) r.invalid('timeUnit', 'timeUnit must be more than 0');
+  if (preAllocatedVUs < 0)
+    r.invalid('preAllocatedVUs', `preAllocatedVUs must not be negative, got ${preAllocatedVUs}`);
   if (maxVUs < preAllocatedVUs)
-    r.problem(`maxVUs (${maxVUs}) must be at least preAllocatedVUs (${preAllocatedVUs})`);
+    r.invalid(
+      ['maxVUs', 'preAllocatedVUs'],
+      `maxVUs (${maxVUs}) must be at least preAllocatedVUs (${preAllocatedVUs})`,
+    );
   return { timeUnit, preAllocatedVUs, maxVUs };
 }
 
@@ -36,9 +40,9 @@ export function parseConstantArrivalRate(name: string, r: FieldReader): Constant
   const rate = r.int('rate', undefined);
   const duration = r.duration('duration', undefined);
   const pool = readArrivalPool(r);
-  if (r.has('rate') && rate <= 0) r.problem(`rate must be more than 0, got ${rate}`);
-  if (r.has('duration') && duration < 1000)
-    r.problem(`duration must be at least 1s, got ${formatGoDuration(duration)}`);
+  if (rate <= 0) r.invalid('rate', `rate must be more than 0, got ${rate}`);
+  if (duration < 1000)
+    r.invalid('duration', `duration must be at least 1s, got ${formatGoDuration(duration)}`);
   return { ...base, executor: 'constant-arrival-rate', rate, duration, ...pool };
 }
 

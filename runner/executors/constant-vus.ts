@@ -15,9 +15,9 @@ export function parseConstantVus(name: string, r: FieldReader): ConstantVusConfi
   const base = readBase(name, 'constant-vus', r);
   const vus = r.int('vus', 1);
   const duration = r.duration('duration', undefined);
-  if (vus <= 0) r.problem(`vus must be more than 0, got ${vus}`);
-  if (r.has('duration') && duration < 1000)
-    r.problem(`duration must be at least 1s, got ${formatGoDuration(duration)}`);
+  if (vus <= 0) r.invalid('vus', `vus must be more than 0, got ${vus}`);
+  if (duration < 1000)
+    r.invalid('duration', `duration must be at least 1s, got ${formatGoDuration(duration)}`);
   return { ...base, executor: 'constant-vus', vus, duration };
 }
 

@@ -18,9 +18,10 @@ export function parsePerVuIterations(name: string, r: FieldReader): PerVuIterati
   const vus = r.int('vus', 1);
   const iterations = r.int('iterations', 1);
   const maxDuration = r.duration('maxDuration', 600_000);
-  if (vus <= 0) r.problem(`vus must be more than 0, got ${vus}`);
-  if (iterations <= 0) r.problem(`iterations must be more than 0, got ${iterations}`);
-  if (maxDuration < 1000) r.problem(`maxDuration must be at least 1s, got ${formatGoDuration(maxDuration)}`);
+  if (vus <= 0) r.invalid('vus', `vus must be more than 0, got ${vus}`);
+  if (iterations <= 0) r.invalid('iterations', `iterations must be more than 0, got ${iterations}`);
+  if (maxDuration < 1000)
+    r.invalid('maxDuration', `maxDuration must be at least 1s, got ${formatGoDuration(maxDuration)}`);
   return { ...base, executor: 'per-vu-iterations', vus, iterations, maxDuration };
 }
 

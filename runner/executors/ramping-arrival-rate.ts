@@ -22,7 +22,7 @@ export function parseRampingArrivalRate(name: string, r: FieldReader): RampingAr
   const startRate = r.int('startRate', 0);
   const stages = r.stages('stages');
   const pool = readArrivalPool(r);
-  if (startRate < 0) r.problem(`startRate must not be negative, got ${startRate}`);
+  if (startRate < 0) r.invalid('startRate', `startRate must not be negative, got ${startRate}`);
   return { ...base, executor: 'ramping-arrival-rate', startRate, stages, ...pool };
 }
 

@@ -25,9 +25,9 @@ export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig 
   const startVUs = r.int('startVUs', 1);
   const stages = r.stages('stages');
   const gracefulRampDown = r.duration('gracefulRampDown', 30_000);
-  if (startVUs < 0) r.problem(`startVUs must not be negative, got ${startVUs}`);
+  if (startVUs < 0) r.invalid('startVUs', `startVUs must not be negative, got ${startVUs}`);
   if (stages.length > 0 && startVUs === 0 && stages.every((s) => s.target === 0))
-    r.problem('either startVUs or one of the stage targets must be more than 0');
+    r.invalid(['startVUs', 'stages'], 'either startVUs or one of the stage targets must be more than 0');
   return { ...base, executor: 'ramping-vus', startVUs, stages, gracefulRampDown };
 }
 

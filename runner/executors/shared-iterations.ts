@@ -17,10 +17,14 @@ export function parseSharedIterations(name: string, r: FieldReader): SharedItera
   const vus = r.int('vus', 1);
   const iterations = r.int('iterations', 1);
   const maxDuration = r.duration('maxDuration', 600_000);
-  if (vus <= 0) r.problem(`vus must be more than 0, got ${vus}`);
+  if (vus <= 0) r.invalid('vus', `vus must be more than 0, got ${vus}`);
   if (iterations < vus)
-    r.problem(`the number of iterations (${iterations}) can't be less than the number of VUs (${vus})`);
-  if (maxDuration < 1000) r.problem(`maxDuration must be at least 1s, got ${formatGoDuration(maxDuration)}`);
+    r.invalid(
+      ['iterations', 'vus'],
+      `the number of iterations (${iterations}) can't be less than the number of VUs (${vus})`,
+    );
+  if (maxDuration < 1000)
+    r.invalid('maxDuration', `maxDuration must be at least 1s, got ${formatGoDuration(maxDuration)}`);
   return { ...base, executor: 'shared-iterations', vus, iterations, maxDuration };
 }
 

@@ -17,13 +17,13 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { BenchError, usageError } from '../../core/errors';
 import { EXIT_EXTERNAL_ABORT, EXIT_GENERIC_ERROR, EXIT_GENERIC_TIMEOUT } from '../../core/exit-codes';
+import type { HandedSetup, RemoteScenarios } from '../engine/lifecycle';
 import { followFile, JsonSampleReader } from '../merge/json-samples';
 import type { MetricRegistry } from '../metrics/registry';
 import type { SampleInput } from '../metrics/sample';
 import { type RunArg, splitRunArgs } from '../options/run-flags';
 import { DASHBOARD_VARIABLES } from '../outputs/web-dashboard/config';
 import { createOwnedDir, INSTANCES_DIR_PREFIX } from '../owned-temp-dirs';
-import type { HandedSetup, RemoteScenarios } from '../run-test';
 
 /** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
 export const INSTANCE_ENV = 'BENCH_INSTANCE';
