@@ -421,8 +421,9 @@ async function execute(
     }
 
     if (!setupFailed && !isAborted) {
-      // No thread boots while scenarios run: an HTTP I/O worker that setup() started loads undici for 0.1-0.2 s of
-      // CPU, which on a small machine comes out of the first starts. One that failed to boot fails its requests.
+      // No thread boots while scenarios run: an HTTP I/O worker that setup() started loads undici
+      // (docs/runner-measurements.md §4.2), whose CPU on a small machine comes out of the first starts
+      // (docs/runner-measurements.md §2.2). One that failed to boot fails its requests.
       await Promise.race([http.whenBooted().catch(() => {}), aborted]);
       const testStart = nowMs();
       const env: ScenarioEnv = {
