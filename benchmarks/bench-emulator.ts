@@ -92,9 +92,9 @@ function upsertBody(kind: Kind, from: number, count: number): Buffer {
 
 // ---- HTTP and measurement helpers ----
 
-// node:http rather than fetch: on this machine undici's fetch spent ~6 CPU-seconds sending 2 GB of bodies over
-// loopback against ~1.5 s for http.request (same bodies, same server), and on 2 cores the client's CPU is taken from
-// the emulator being measured.
+// node:http rather than fetch: undici's fetch spent several times the CPU of http.request sending the same bodies
+// over loopback (docs/emulator-measurements.md §1), and on 2 cores the client's CPU is taken from the emulator being
+// measured.
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 function call(url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -177,10 +177,10 @@ function bodyFiles(kind: Kind, rows: number): string[] {
 }
 
 /**
- * Reads a phase's bodies into memory before it is timed. The client shares this machine's 2 CPUs with the emulator,
- * so its own work during the timed loop is taken from the emulator: reading each body inside the loop (from the page
- * cache) made the client's CPU 0.99-1.40 ms per MB of bodies in two runs of 2026-12-01 05:32-05:39, and from disk,
- * once the cached datasets (8 GB at 1M) no longer all stayed in the page cache, it halved the figure (ae26f51).
+ * Reads a phase's bodies into memory before it is timed. The client shares the machine's CPUs with the emulator, so
+ * its own work during the timed loop is taken from the emulator: reading each body inside the loop cost the client
+ * about twice the CPU per MB of bodies from the page cache, and from disk, once the cached datasets (8 GB at 1M)
+ * no longer all stayed in the page cache, it halved the ingest figure (docs/emulator-measurements.md §1 and §3).
  * Returns the bodies and the seconds it took.
  */
 function loadBodies(files: string[]): { bodies: Buffer[]; seconds: number } {

@@ -86,7 +86,7 @@ export function knobHelpScript<E extends string>(
   };
 }
 
-/** The knob table as a Markdown table (the READMEs carry it; a test keeps them equal to the code). */
+/** The knob table as a Markdown table (the experiments' manuals carry it; tests keep them equal to the code). */
 export function knobMarkdown(table: KnobTable): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const rows = Object.entries(table).map(

@@ -1,7 +1,8 @@
 // Entry of a VU host thread (`bench run --vu-threads N`): many VUs on one event loop, each with its own vm context
 // (own globals and module instance, as k6 isolates VUs) and its own HTTP connection pool served on this thread.
-// Thread-per-VU costs about four times the CPU per request on a 2-core VM (every iteration wakes a thread);
-// sharing the thread removes that, at the price of async-only scripts (blocking calls throw HostedBlockingError).
+// Thread-per-VU costs several times the CPU per request on a 2-core VM (every iteration wakes a thread;
+// docs/runner-measurements.md §3); sharing the thread removes that, at the price of async-only scripts (blocking
+// calls throw HostedBlockingError).
 import { readFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -12,8 +12,9 @@ export const PROFILES = {
   // windows 512 MiB / 1.75 GiB / 2.10 GiB -> 4 / 14 / 16.8 MiB, with the published 100,000 seed rows. The seed is
   // indexed at machine speed (--index-burst: its bytes exactly), the backlog drains at 128 KiB/s: the emulator's
   // search costs more with every row it holds (the service's stays flat from 100,000 to 1.5M rows), so the phases
-  // must add few rows to the seed: 12,600 rows (13 %) in a trial run, where 1/32 with 10,000 seed rows added ten
-  // times the seed. 25 s cells at 30 queries/s: 750 samples per cell, all three phases within the 5 minutes.
+  // must add few rows to the seed, as they do here and did not at 1/32 with 10,000 seed rows (the trial runs:
+  // docs/experiments/backlog.md §6). 25 s cells at 30 queries/s: 750 samples per cell, all three phases within the
+  // 5 minutes.
   // QUERY_VUS = QUERY_RATE: the executor hands iterations to its VUs in turn, so each VU iterates once a second and
   // a 25 s window holds exactly 25 of its samples wherever its view of the start falls (with 60 VUs, 2 s apart,
   // each VU's window held 13 of its samples, aligned on the iteration that saw the gate: 780 per cell, QPS 31.2).
@@ -22,8 +23,8 @@ export const PROFILES = {
   // a writer writes only while a batch fits under GT_START + half the gap LT_CAP..GT_START (18.2 MiB), and the
   // backlog drains 0.3 MiB while a batch waits for its commit. Two writers open the gates in about 3 and 5 s; a
   // query VU sees a gate up to 2 s after the writer and gives the phase up PHASE_TIMEOUT_S after its own wait
-  // began (one writer took 9 s to the upper gate, and most query VUs gave that phase up at 10 s). The timeout is
-  // also idle slack after the last cell in the scenarios' bound, so it stays small.
+  // began (in a trial run a 10 s timeout was too short: docs/experiments/backlog.md §6). The timeout is also idle
+  // slack after the last cell in the scenarios' bound, so it stays small.
   local: {
     description:
       'local profile: 1/128 of the real limits, the published 100,000 seed rows, 25 s cells, all three phases in <= 5 minutes',

@@ -344,8 +344,9 @@ class Lifecycle {
   }
 
   private async runScenarios(): Promise<void> {
-    // No thread boots while scenarios run: an HTTP I/O worker that setup() started spends CPU loading undici, which
-    // would come out of the first starts. One that failed to boot fails its requests.
+    // No thread boots while scenarios run: an HTTP I/O worker that setup() started loads undici
+    // (docs/runner-measurements.md §4.2), whose CPU on a small machine comes out of the first starts
+    // (docs/runner-measurements.md §2.2). One that failed to boot fails its requests.
     await Promise.race([this.http.whenBooted().catch(() => {}), this.input.status.aborted]);
     const { remote } = this.input;
     if (remote) await this.runRemoteScenarios(remote);

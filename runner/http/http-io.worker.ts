@@ -45,8 +45,9 @@ control.on('message', async (message: IoControlMessage) => {
   }
 });
 // This thread starts when the first realm is connected to it, and that realm is about to send requests: undici is
-// loaded now, while the VUs initialise, rather than by the first request (0.1-0.2 s of CPU, seconds on a loaded
-// machine: a run without setup(), such as an instance of `bench run --instances`, started with its VUs all busy).
+// loaded now, while the VUs initialise, rather than by the first request (docs/runner-measurements.md §4.2; seconds
+// on a loaded machine: a run without setup(), such as an instance of `bench run --instances`, started with its VUs
+// all busy).
 // 'ready' follows it, so that a run can start its scenarios once no I/O thread is still booting (HttpIoPool.whenBooted).
 setImmediate(() => {
   undici();

@@ -74,9 +74,9 @@ export class HttpIoPool {
 
   /**
    * Resolves once every worker started so far has booted (rejects if one could not). A run waits for this before its
-   * scenarios start: a worker that setup() started (or a VU with a thread of its own) spends 0.1-0.2 s of CPU loading
-   * undici, and on a 2-CPU machine that CPU came out of the test's first starts as dropped iterations (runner/README.md,
-   * Performance).
+   * scenarios start: a worker that setup() started (or a VU with a thread of its own) spends a burst of CPU loading
+   * undici (docs/runner-measurements.md §4.2), and on a 2-CPU machine that CPU came out of the test's first starts as
+   * dropped iterations (docs/runner-measurements.md §2.2).
    */
   async whenBooted(): Promise<void> {
     await Promise.all(this.workers.map((started) => started?.ready));

@@ -1,7 +1,7 @@
 // A VU's async requests served on the VU's own thread (bench extension `--vu-async-io`): the same connection pool
 // code as the HTTP I/O worker (runner/http/vu-connection.ts), without the two thread hand-offs per request that cap
-// a thread-per-VU runner near 3k requests/s on 2 cores. Sync calls (get/post/batch) still go through the I/O
-// worker: a blocked thread cannot serve its own sockets.
+// a thread-per-VU runner's rate on 2 cores (docs/runner-measurements.md §3). Sync calls (get/post/batch) still go
+// through the I/O worker: a blocked thread cannot serve its own sockets.
 
 import { type OutgoingRequest, requestMessage } from './io-channel';
 import { VuConnection } from './vu-connection';

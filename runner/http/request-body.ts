@@ -116,7 +116,8 @@ function hasFile(body: Record<string, unknown>): boolean {
 
 /**
  * UTF-8 of a large string, one slice per event-loop turn (two passes: byte length, then the bytes): a VU host thread
- * serves other VUs between slices, where one TextEncoder call on 30 MB held it for about 30 ms. The bytes are those of
+ * serves other VUs between slices, where one TextEncoder call on 30 MB held it for tens of milliseconds
+ * (docs/runner-measurements.md §4.4). The bytes are those of
  * encoder.encode(text): a slice never ends between the two halves of a surrogate pair. A rope (a string built by
  * concatenation or repeat) is still flattened at the first slice, in one go.
  */

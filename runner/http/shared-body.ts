@@ -1,8 +1,8 @@
 // Large request bodies of a VU's synchronous calls travel through one SharedArrayBuffer per VU instead of a fresh
 // ArrayBuffer transferred per request. V8 counts every ArrayBuffer an isolate receives toward its GC limits, so a VU
-// posting 30 MB bodies made the I/O worker (the thread every VU's requests go through) run a full mark-compact about
-// every 150 ms, 4-25 ms each (measured with --trace-gc while `benchmarks/bench-runner.ts` part 3 ran). A buffer shared
-// once costs nothing per request, and strings are encoded straight into it (no 30 MB allocation per iteration).
+// posting 30 MB bodies made the I/O worker (the thread every VU's requests go through) run full mark-compacts many
+// times a second (docs/runner-measurements.md §4.1). A buffer shared once costs nothing per request, and strings are
+// encoded straight into it (no 30 MB allocation per iteration).
 //
 // Layout: bytes [0, 8) hold the BUSY word (Int32 at index 0): the VU stores 1 before sending a request whose body is
 // in the buffer, the I/O worker stores 0 once undici can no longer read it (exchange finished or cancelled). The body

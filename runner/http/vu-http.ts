@@ -46,8 +46,8 @@ export class VuHttp implements FlowContext {
     const options = host.httpOptions;
     this.tagFlags = httpTagFlags(options.systemTags);
     // A hosted VU serves its own sockets: undici loads now, during VU init, not with the first request, where its
-    // 0.1-0.2 s held the thread every VU shares and dropped the test's first few hundred arrival-rate starts; and the
-    // thread warms its HTTP code before its VUs are ready (./warm-up.ts).
+    // load (docs/runner-measurements.md §4.2) held the thread every VU shares and dropped the test's first few hundred
+    // arrival-rate starts; and the thread warms its HTTP code before its VUs are ready (./warm-up.ts).
     if (host.hosted) warmHttp();
     host.onIterationStart(() => {
       if (!options.noCookiesReset) this.vuJar.reset();

@@ -1,9 +1,9 @@
 // Warms a host thread's request path above the HTTP layer before its VUs are ready: k6/http as a hosted VU runs it
 // (params, URL and headers, the request flow, the response, its samples and their encoding). runner/http/warm-up.ts
-// warms undici and LocalIo below it; the code above them was still cold when a test started, and the first 500 ms of
-// a 2000/s test kept the host thread four times as busy as later on, dropping starts. It runs on a VU of its own: its
-// own vm context, module instance, connection pool and sample encoder, whose messages and batches go nowhere, so
-// nothing of it reaches the test; its server is on this thread, on 127.0.0.1 only.
+// warms undici and LocalIo below it; the code above them was still cold when a test started, and the first moments of
+// a 2000/s test kept the host thread far busier than later on, dropping starts (docs/runner-measurements.md §2.3).
+// It runs on a VU of its own: its own vm context, module instance, connection pool and sample encoder, whose messages
+// and batches go nowhere, so nothing of it reaches the test; its server is on this thread, on 127.0.0.1 only.
 import { newInt32Block, SIGNAL_WORDS } from '../control-block';
 import { withWarmUpServer } from '../http/warm-up';
 import { SampleBatchEncoder } from '../metrics/sample-batch';

@@ -3,8 +3,8 @@
 // starts due within one tick go together; Go's runtime, which times k6's and vegeta's starts, also sleeps in whole
 // milliseconds (its netpoller rounds a shorter wait up to 1 ms). Sub-millisecond alarms need a second thread to
 // sleep and wake this one (a helper in Atomics.wait waking it through Atomics.waitAsync, the clock this file
-// replaced): a thread wake-up per start, which on a 2-core VM cost a large share of a request's CPU (the commit that
-// added this file has the figures).
+// replaced): a thread wake-up per start, which on a 2-core VM cost a large share of a request's CPU
+// (docs/runner-measurements.md §4.3).
 import { nowMs } from '../control-block';
 
 export class TimerAlarm {

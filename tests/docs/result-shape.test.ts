@@ -1,7 +1,7 @@
-// The README names each experiment's result JSON by its top-level keys ("stable shape: `experiment, namespace, ...`"):
-// the list is the one the result builders produce, in their order (then setup_data, which the file adds), so a key added to the JSON (status,
-// status_reason and series were, unlisted) reaches the manual too.
-import { readFileSync } from 'node:fs';
+// Each experiment's manual (docs/experiments/<name>.md, "## 2. What you get") names its result JSON by its top-level
+// keys ("stable shape: `experiment, namespace, ...`"): the list is the one the result builders produce, in their
+// order (then setup_data, which the file adds), so a key added to the JSON (status, status_reason and series were,
+// unlisted) reaches the manual too.
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../../lib/backlog/results/json';
 import {
@@ -17,9 +17,7 @@ import {
   fixtureSummary,
 } from '../../lib/filter-cost/results/testdata/fixture';
 import { resultFile } from '../../lib/results/handle-summary';
-import { root } from '../experiment-script';
-
-const readme = readFileSync(`${root}/README.md`, 'utf8');
+import { manualSection } from '../manuals';
 
 /** The top-level names of the first "stable shape: `...`" list in `section`, nested parts ({...}, [...]) left out. */
 function documentedKeys(section: string): string[] {
@@ -42,19 +40,17 @@ function documentedKeys(section: string): string[] {
   return keys;
 }
 
-const section = (from: string, to: string) => readme.slice(readme.indexOf(from), readme.indexOf(to));
-
-describe("the README's result JSON shapes", () => {
+describe("the manuals' result JSON shapes", () => {
   it('experiment 1: exactly the keys buildResult writes', () => {
     const result = buildResult(backlogSummary(), backlogConfig, backlogRun);
-    expect(documentedKeys(section('## Experiment 1', '## Experiment 2'))).toEqual(
+    expect(documentedKeys(manualSection('backlog', '2. What you get'))).toEqual(
       Object.keys(resultFile(result, {})),
     );
   });
 
   it('experiment 2: exactly the keys buildFilterCostResult writes', () => {
     const result = buildFilterCostResult(fixtureSummary(), fixtureConfig, fixturePlan, fixtureRunInfo());
-    expect(documentedKeys(section('## Experiment 2', '## Development'))).toEqual(
+    expect(documentedKeys(manualSection('filter-cost', '2. What you get'))).toEqual(
       Object.keys(resultFile(result, {})),
     );
   });

@@ -1,28 +1,14 @@
-// The README's knob table of experiment 2 is the script's own table (what `-e HELP=1` prints), so the manual never
-// drifts from the code. Compared cell by cell: the Markdown formatter pads the README's columns.
-import { readFileSync } from 'node:fs';
+// The knob table of experiment 2's manual (docs/experiments/filter-cost.md §4) is the script's own table (what
+// `-e HELP=1` prints), so the manual never drifts from the code. Compared cell by cell: the manual's columns are padded.
 import { describe, expect, it } from 'vitest';
 import { FILTER_COST_KNOBS } from '../../lib/filter-cost/config';
 import { knobMarkdown } from '../../lib/knobs';
-import { root } from '../experiment-script';
+import { knobRows, manualSection } from '../manuals';
 
-/** The rows of every Markdown table whose first cell is a backticked knob name, cells trimmed. */
-function knobRows(markdown: string): string[][] {
-  return markdown
-    .split('\n')
-    .filter((line) => /^\| `[A-Z_]+` /.test(line))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split(/(?<!\\)\|/)
-        .map((cell) => cell.trim()),
-    );
-}
-
-describe('README, experiment 2', () => {
+describe('docs/experiments/filter-cost.md', () => {
   it('carries the knob table exactly as the code defines it', () => {
-    const readme = readFileSync(`${root}/README.md`, 'utf8');
-    const section = readme.slice(readme.indexOf('## Experiment 2'), readme.indexOf('## Development'));
-    expect(knobRows(section)).toEqual(knobRows(knobMarkdown(FILTER_COST_KNOBS)));
+    const rows = knobRows(manualSection('filter-cost', '4. Knobs'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(knobRows(knobMarkdown(FILTER_COST_KNOBS)));
   });
 });

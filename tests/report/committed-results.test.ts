@@ -1,6 +1,7 @@
 // Whatever results are committed, under whatever names: each one `bench report` can draw has its charts section in
 // its Markdown, every chart SVG that section embeds, its HTML report and its screenshot (make publish writes them
-// all), and every relative link or image in the README and in the results' Markdown names a file that exists.
+// all), and every relative link or image in the READMEs, in docs/ and in the results' Markdown names a file that
+// exists.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +63,13 @@ describe('committed results', () => {
     },
   );
 
-  it.each([join(ROOT, 'README.md'), ...files(RESULTS, '.md')].map((f) => [relative(ROOT, f), f]))(
+  const manuals = [
+    join(ROOT, 'README.md'),
+    join(ROOT, 'runner', 'README.md'),
+    join(ROOT, 'emulator', 'README.md'),
+    ...files(join(ROOT, 'docs'), '.md'),
+  ];
+  it.each([...manuals, ...files(RESULTS, '.md')].map((f) => [relative(ROOT, f), f]))(
     'every relative link in %s exists',
     (_, md) => {
       const missing = relativeLinks(readFileSync(md, 'utf8')).filter(

@@ -1,0 +1,14 @@
+// The knob table of experiment 1's manual (docs/experiments/backlog.md §4) is the script's own table (what
+// `-e HELP=1` prints), so the manual never drifts from the code. Compared cell by cell: the manual's columns are padded.
+import { describe, expect, it } from 'vitest';
+import { BACKLOG_KNOBS } from '../../lib/backlog/config';
+import { knobMarkdown } from '../../lib/knobs';
+import { knobRows, manualSection } from '../manuals';
+
+describe('docs/experiments/backlog.md', () => {
+  it('carries the knob table exactly as the code defines it', () => {
+    const rows = knobRows(manualSection('backlog', '4. Knobs'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(knobRows(knobMarkdown(BACKLOG_KNOBS)));
+  });
+});
