@@ -17,7 +17,7 @@ const script = wantsHelp(env)
         ],
         BACKLOG_KNOBS,
       ),
-      ['query', 'write'],
+      ['query', 'write', 'recall'],
     )
   : backlogScript(env);
 
@@ -25,5 +25,6 @@ export const options = script.options;
 export const setup = script.setup;
 export const query = script.query;
 export const write = script.write;
+export const recall = script.recall;
 export const teardown = script.teardown;
 export const handleSummary = script.handleSummary;

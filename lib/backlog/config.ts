@@ -46,6 +46,8 @@ export interface BacklogConfig {
   dims: number;
   /** Seed of every random vector; undefined = drawn in setup() and printed. */
   seed: number | undefined;
+  /** Recall samples per second (ANN against exact kNN) in the measured windows; 0 turns them off. @default 1 */
+  recallRate: number;
   /** Writer VUs (constant-vus). @default 4 */
   writers: number;
   /**
@@ -104,6 +106,11 @@ export const BACKLOG_KNOBS = {
     (e, n) => e.bool(n, false),
   ),
   ...queryLoadKnobs(LOAD_DEFAULTS),
+  RECALL_RATE: knob(
+    '1',
+    'recall samples per second in the measured windows (ANN against exact kNN; 0: none), beside the query stream',
+    (e, n) => e.number(n, 1, { min: 0, max: 100 }),
+  ),
   WRITERS: knob(
     '4',
     'writer VUs; with WRITE_BATCH_ROWS they must out-pace indexing or the gates never hold',
@@ -153,6 +160,7 @@ export function readBacklogConfig(env: EnvRecord): BacklogConfig {
     topK: k.TOP_K,
     dims: k.DIMS,
     seed: k.SEED,
+    recallRate: k.RECALL_RATE,
     writers: k.WRITERS,
     writeBatchRows: k.WRITE_BATCH_ROWS ?? defaultBatch,
     seedBatchRows: k.SEED_BATCH_ROWS,

@@ -17,6 +17,8 @@ export const BACKLOG_METRIC = {
   rowsWritten: 'rows_written',
   /** Counter: failed writes, tagged with `status`. */
   writeErrors: 'write_errors',
+  /** Trend: recall@TOP_K of the recall scenario's ANN queries against exact kNN, tagged `phase` and `consistency`. */
+  recall: 'recall_at_k',
 } as const;
 
 export type Edge = 'start' | 'end';
@@ -36,5 +38,6 @@ export function cellKeys(phase: PhaseName, consistency: Consistency) {
     time: (e: Edge) => edge(BACKLOG_METRIC.snapshotTime, e),
     windowStart: subMetric(BACKLOG_METRIC.windowStart, sel),
     windowEnd: subMetric(BACKLOG_METRIC.windowEnd, sel),
+    recall: subMetric(BACKLOG_METRIC.recall, sel),
   };
 }

@@ -1,8 +1,8 @@
 // Experiment 1's k6 options from its config: the query scenario (open model or closed-loop workers), a writer scenario
 // and the thresholds.
 // Typed against @types/k6 with `satisfies`, so a misspelt executor field fails the type-check.
-import type { ConstantVUsScenario, Options } from 'k6/options';
-import { queryScenario as sharedQueryScenario } from '../query-scenario';
+import type { ConstantArrivalRateScenario, ConstantVUsScenario, Options } from 'k6/options';
+import { arrivalRate, queryScenario as sharedQueryScenario } from '../query-scenario';
 import { SUMMARY_TREND_STATS } from '../results/summary-data';
 import type { BacklogConfig } from './config';
 import { gatesOf, scenarioDurationMs, scheduleOf } from './phases';
@@ -37,10 +37,28 @@ export function writerScenario(c: BacklogConfig, durationS: number) {
   } satisfies ConstantVUsScenario;
 }
 
+/** Recall samples for the same duration (none with RECALL_RATE=0): two VUs a rate unit, as the query VUs. */
+export function recallScenario(c: BacklogConfig, durationS: number) {
+  const vus = Math.max(2, Math.ceil(c.recallRate));
+  return {
+    executor: 'constant-arrival-rate',
+    exec: 'recall',
+    ...arrivalRate(c.recallRate),
+    duration: `${durationS}s`,
+    preAllocatedVUs: vus,
+    maxVUs: vus,
+    gracefulStop: `${QUERY_GRACEFUL_STOP_MS}ms`,
+  } satisfies ConstantArrivalRateScenario;
+}
+
 export function scenarioOptionsFor(c: BacklogConfig): Options {
   const durationS = scenarioSeconds(c);
   return {
-    scenarios: { queries: queryScenario(c, durationS), writer: writerScenario(c, durationS) },
+    scenarios: {
+      queries: queryScenario(c, durationS),
+      writer: writerScenario(c, durationS),
+      ...(c.recallRate > 0 ? { recall: recallScenario(c, durationS) } : {}),
+    },
     thresholds: { ...backlogThresholds(gatesOf(c), c.load.mode), ...backlogSeriesThresholds(c) },
     setupTimeout: `${c.setupTimeoutS}s`,
     teardownTimeout: `${TEARDOWN_TIMEOUT_S}s`,

@@ -9,6 +9,7 @@ import { readBacklogConfig } from './config';
 import { assertCostAccepted, planCost } from './cost-plan';
 import { scenarioOptionsFor } from './options';
 import { makeQuery } from './query';
+import { makeRecall } from './recall';
 import { makeSetup } from './setup';
 import { makeSummary } from './summary';
 import { makeWriter } from './writer';
@@ -22,6 +23,7 @@ export function backlogScript(env: EnvRecord) {
     setup: makeSetup(config, client),
     query: makeQuery(config, client),
     write: makeWriter(config, client),
+    recall: makeRecall(config, client),
     teardown: makeTeardown(client, config.cleanup),
     handleSummary: makeSummary(config, readVersions(env)),
   };

@@ -33,7 +33,8 @@ describe('backlogThresholds', () => {
   });
 
   it('declares every per-cell sub-metric so it reaches handleSummary, and only always-true rules elsewhere', () => {
-    expect(Object.keys(t)).toHaveLength(1 + 6 * 19);
+    expect(Object.keys(t)).toHaveLength(1 + 6 * 20);
+    expect(t['recall_at_k{phase:idle,consistency:eventual}']).toEqual(['max>=0']);
     expect(t['http_req_failed{phase:indexing_below_limit,consistency:strong}']).toEqual(['rate>=0']);
     expect(t['server_total_ms{phase:idle,consistency:strong}']).toEqual(['max>=0']);
   });
@@ -57,7 +58,18 @@ describe('scenario options', () => {
         gracefulStop: '10000ms',
       },
       writer: { executor: 'constant-vus', exec: 'write', vus: 4, duration: '76s', gracefulStop: '5s' },
+      recall: {
+        executor: 'constant-arrival-rate',
+        exec: 'recall',
+        rate: 1,
+        timeUnit: '1s',
+        duration: '76s',
+        preAllocatedVUs: 2,
+        maxVUs: 2,
+        gracefulStop: '10000ms',
+      },
     });
+    expect(scenarioOptionsFor({ ...config, recallRate: 0 }).scenarios).not.toHaveProperty('recall');
     expect(options.thresholds).toEqual({
       ...backlogThresholds(gatesOf(config), 'arrival'),
       ...backlogSeriesThresholds(config),

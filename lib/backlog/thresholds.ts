@@ -27,6 +27,7 @@ export function backlogThresholds(g: Gates, mode: QueryLoad['mode']): Thresholds
         t[k.rows(edge)] = ['value>=0'];
         t[k.time(edge)] = ['value>=0'];
       }
+      t[k.recall] = ['max>=0'];
       t[k.windowStart] = ['value>=0'];
       t[k.windowEnd] = ['value>=0'];
     }

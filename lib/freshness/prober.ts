@@ -92,7 +92,8 @@ export function makeProber(config: FreshnessConfig, client: TurbopufferClient): 
       if (p.logical !== null) progress.push({ time: p.time, indexedBytes: p.logical });
     };
     track(after);
-    let recallRecorded = { strong: false, eventual: false };
+    // The recall of the newest writes: what the first ANN read at each consistency returned (none when refused).
+    const firstAnn = new Set<ReadKind>();
     const deadline = ackMs + config.probeTimeoutS * 1000;
     let lastPosition = after.time;
     while (watch.pending().length > 0 && Date.now() < deadline) {
@@ -102,10 +103,10 @@ export function makeProber(config: FreshnessConfig, client: TurbopufferClient): 
         const outcome = readProbe(client, data.namespace, read, ids, vectors.centre, config.topK, band);
         if (outcome.partial) probePartial.add(1, { band, read });
         watch.record(read, startedAt, outcome.result);
-        const consistency = readConsistency(read);
-        if (outcome.recall !== null && !recallRecorded[consistency]) {
-          probeRecentRecall.add(outcome.recall, { band, consistency });
-          recallRecorded = { ...recallRecorded, [consistency]: true };
+        if (readMethod(read) === 'ann' && !firstAnn.has(read)) {
+          firstAnn.add(read);
+          if (outcome.recall !== null)
+            probeRecentRecall.add(outcome.recall, { band, consistency: readConsistency(read) });
         }
       }
       // Where indexing has got to, once a second, while an eventual read still waits.

@@ -21,6 +21,13 @@ export interface Cell extends QueryFigures {
   errors_expected: boolean;
   /** The measured window (after warm-up), ISO 8601. */
   window: { start: string | null; end: string | null };
+  /**
+   * recall@TOP_K of the recall samples in this cell (ANN at its consistency against exact kNN over every
+   * acknowledged row); mean null without a sample (strong kNN is refused above the limit).
+   */
+  recall_at_k: { mean: number | null; samples: number };
+  /** Client p99 over the idle cell's at this consistency (vdb-streambench's jitter figure); null without either. */
+  p99_jitter: number | null;
 }
 
 export interface MetadataSnapshot {
@@ -35,6 +42,11 @@ export function buildCells(data: SummaryData, durationS: number): Cell[] {
   const cells: Cell[] = [];
   for (const phase of PHASES)
     for (const consistency of CONSISTENCIES) cells.push(buildCell(data, phase, consistency, durationS));
+  for (const cell of cells) {
+    const idle = cells.find((c) => c.phase === 'idle' && c.consistency === cell.consistency)?.client_ms.p99;
+    const p99 = cell.client_ms.p99;
+    cell.p99_jitter = idle && p99 !== null ? p99 / idle : null;
+  }
   return cells;
 }
 
@@ -68,6 +80,11 @@ function buildCell(data: SummaryData, phase: PhaseName, consistency: Consistency
     backlog_bytes: { start: gauge(k.unindexed('start'), 'start'), end: gauge(k.unindexed('end'), 'end') },
     errors_expected: errorsExpected(phase, consistency, q.errors, q.errors_by_status),
     window: { start: iso(k.windowStart), end: iso(k.windowEnd) },
+    recall_at_k: {
+      mean: (value(k.recall, 'count') ?? 0) > 0 ? value(k.recall, 'avg') : null,
+      samples: value(k.recall, 'count') ?? 0,
+    },
+    p99_jitter: null,
   };
 }
 

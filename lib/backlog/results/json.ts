@@ -60,6 +60,7 @@ export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['conf
     TOP_K: c.topK,
     DIMS: c.dims,
     SEED: seed,
+    RECALL_RATE: c.recallRate,
     WRITERS: c.writers,
     WRITE_BATCH_ROWS: c.writeBatchRows,
     SEED_BATCH_ROWS: c.seedBatchRows,

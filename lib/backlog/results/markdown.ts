@@ -2,7 +2,14 @@
 // at the window edges, then the run's target, scale and threshold outcome. Pure (handleSummary writes the string).
 
 import { formatBytes } from '../../../core/sizes';
-import { formatBytesOrDash, formatMs, formatPercent, formatQps } from '../../results/format';
+import {
+  formatBytesOrDash,
+  formatFixed,
+  formatMs,
+  formatPercent,
+  formatQps,
+  roundedFixed,
+} from '../../results/format';
 import {
   errorsByStatusMarkdown,
   outcomeMarkdown,
@@ -61,6 +68,32 @@ function queryLoad(c: BacklogResult['config']): string {
     : `${c.QUERY_RATE} ANN queries/s`;
 }
 
+/**
+ * What each cell's queries returned and how their tail moved: recall@TOP_K of the recall samples against exact kNN,
+ * and client p99 over the idle cell's (results before these figures have neither: nothing is printed).
+ */
+function recallMarkdown(r: BacklogResult): string[] {
+  if (!r.cells.some((cell) => cell.recall_at_k)) return [];
+  const c = r.config;
+  return [
+    '',
+    `Recall and tail latency per cell: recall@${c.TOP_K} of ${c.RECALL_RATE} ANN queries a second at the cell's ` +
+      `consistency against an exact kNN query of the same vector (strong: every acknowledged row; refused above ` +
+      "the limit, so those cells have none), and client p99 over the idle cell's at the same consistency.",
+    '',
+    ...markdownTable(
+      ['Phase', 'Consistency', `Recall@${c.TOP_K}`, 'Samples', 'p99 / idle p99'],
+      r.cells.map((cell) => [
+        phaseLabel(cell.phase, c),
+        cell.consistency,
+        formatFixed(cell.recall_at_k?.mean ?? null, 4),
+        String(cell.recall_at_k?.samples ?? 0),
+        cell.p99_jitter == null ? '—' : `${roundedFixed(cell.p99_jitter, 2)}x`,
+      ]),
+    ),
+  ];
+}
+
 export function renderMarkdown(r: BacklogResult): string {
   const c = r.config;
   const lines: string[] = [
@@ -83,6 +116,7 @@ export function renderMarkdown(r: BacklogResult): string {
           'what that row measures; eventual queries are still answered.'
         : ''),
     ...errorsByStatusMarkdown(r.cells, (cell) => `${phaseLabel(cell.phase, c)}, ${cell.consistency}`),
+    ...recallMarkdown(r),
     '',
     `Writers: ${r.writes.rows} rows acknowledged after setup, ${r.writes.errors} failed write requests.`,
     '',

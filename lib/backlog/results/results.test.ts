@@ -40,7 +40,11 @@ describe('buildCells', () => {
       backlog_bytes: { start: 9 * 2 ** 20, end: 10 * 2 ** 20 },
       errors_expected: true,
       window: { start: '2026-01-02T03:04:30.000Z', end: '2026-01-02T03:04:35.000Z' },
+      recall_at_k: { mean: null, samples: 0 },
+      // Client p99 14 ms against the idle strong cell's 8 ms.
+      p99_jitter: 1.75,
     });
+    expect(buildCells(fixtureSummary(), 5)[5]).toMatchObject({ recall_at_k: { mean: 0.9, samples: 5 } });
   });
 
   it('labels as expected only 429s of strong queries above the limit', () => {
@@ -125,7 +129,7 @@ describe('buildResult (the stable JSON shape)', () => {
       SEED: 42,
       QUERY_RATE: 20,
     });
-    expect(Object.keys(result.config)).toHaveLength(25);
+    expect(Object.keys(result.config)).toHaveLength(26);
   });
 
   it('starts the snapshots with the one setup() took after indexing', () => {

@@ -77,6 +77,8 @@ export function buildFreshnessResult(
   lagToleranceMs: number,
 ): FreshnessResult {
   const value = (key: string, stat: string) => metricValue(data, key, stat);
+  // A trend without samples reads 0 in the summary data: unknown, not zero.
+  const nonEmpty = (key: string, stat: string) => ((value(key, 'count') ?? 0) > 0 ? value(key, stat) : null);
   const gates = bandGates(config);
   const batches = batchRowsByBand(config);
   const bands = BANDS.map((band, i): BandRecord => {
@@ -104,12 +106,12 @@ export function buildFreshnessResult(
         consistency,
         ...figures,
         recall_at_k: {
-          mean: value(k.recall(consistency), 'avg'),
-          min: value(k.recall(consistency), 'min'),
+          mean: nonEmpty(k.recall(consistency), 'avg'),
+          min: nonEmpty(k.recall(consistency), 'min'),
           queries: value(k.recall(consistency), 'count') ?? 0,
         },
         recent_recall: {
-          mean: value(k.recentRecall(consistency), 'avg'),
+          mean: nonEmpty(k.recentRecall(consistency), 'avg'),
           probes: value(k.recentRecall(consistency), 'count') ?? 0,
         },
         p99_jitter: idle && p99 !== null && idle > 0 ? p99 / idle : null,

@@ -92,6 +92,18 @@ export function fixtureSummary(): SummaryData {
       metrics[k.unindexed('end')] = gauge(backlog + 0.5 * MiB * level);
       metrics[k.rows('start')] = gauge(1000 + level * 500);
       metrics[k.rows('end')] = gauge(1000 + level * 600);
+      // Recall samples: none where strong kNN is refused (above the limit, strong); eventual loses a little there.
+      if (!strongAbove)
+        metrics[k.recall] = {
+          type: 'trend',
+          values: {
+            avg: consistency === 'eventual' && level === 2 ? 0.9 : 0.95,
+            min: 0.8,
+            med: 1,
+            max: 1,
+            count: 5,
+          },
+        };
       // The window's five 1 s buckets: 20 queries each, the last one's p50 a millisecond slower.
       for (let b = 0; b < 5; b++) {
         const q = querySeriesKeys(String(cellIndex * 6 + 1 + b), consistency);
