@@ -10,7 +10,6 @@
 import { notFound } from './api-error';
 import { appendWriteVectors, applyWriteRows } from './apply-write';
 import { type BacklogState, checkWriteBackpressure } from './backpressure';
-import { orInPlace, resizedCopy } from './bitset';
 import type { EmulatorConfig } from './config';
 import { DocStore } from './doc-store';
 import { GroupCommit } from './group-commit';
@@ -19,6 +18,7 @@ import { NamespaceCache } from './namespace-cache';
 import { NamespaceSchema } from './namespace-schema';
 import { type PreparedWrite, prepareWrite } from './prepare-write';
 import { QueryGate } from './query-gate';
+import { orInPlace, resizedCopy } from './vector/bitset';
 import type { DistanceMetric, RowBitset, VectorColumn } from './vector/types';
 import { createSlot, type VectorSlot } from './vector-slot';
 import type { WalRecord, WriteAheadLog } from './wal/wal';

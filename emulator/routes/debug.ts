@@ -4,7 +4,6 @@
 import type { EmulatorInfo, EmulatorLatencySettings } from '../../lib/emulator-info';
 import { buildProvenance } from '../../lib/versions';
 import { ApiError } from '../api-error';
-import { hasBit } from '../bitset';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
@@ -12,6 +11,7 @@ import { processStats } from '../process-stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';
+import { hasBit } from '../vector/bitset';
 import { seededRandom } from '../vector/random';
 import { readRecallBody } from '../wire/recall-request';
 import type { Reply, RouteContext } from './context';
