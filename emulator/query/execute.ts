@@ -2,10 +2,10 @@
 // sub-queries (they see the same snapshot), filters, ranks or aggregates, and reports performance and billing.
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
-import type { Namespace, ReadView } from '../namespace';
-import { wait } from '../namespace-cache';
-import { queryExecution, serverTotal } from '../performance';
+import { wait } from '../namespace/cache';
+import type { Namespace, ReadView } from '../namespace/namespace';
 import type { RowBitset } from '../vector/types';
+import { queryExecution, serverTotal } from '../wire/performance';
 import {
   DEFAULT_TOP_K,
   MAX_GROUPS,

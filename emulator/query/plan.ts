@@ -1,7 +1,8 @@
 // Which state a query reads: strong = the whole log (refused with 429 above the backlog limit, since its cost grows
 // with the unindexed tail); eventual = the index plus at most --eventual-tail-limit of the tail.
-import { checkStrongQuery } from '../backpressure';
-import type { Namespace, ReadView } from '../namespace';
+
+import type { Namespace, ReadView } from '../namespace/namespace';
+import { checkStrongQuery } from '../write/backpressure';
 
 export function planView(ns: Namespace, consistency: 'strong' | 'eventual'): ReadView {
   if (consistency === 'strong') checkStrongQuery(ns.backlog);

@@ -1,7 +1,7 @@
 // Result rows as the API returns them: id, $dist for vector rankings, then the requested attributes (vectors as
 // float arrays or base64 little-endian f32, datetimes as ISO-8601).
 
-import type { Namespace } from '../namespace';
+import type { Namespace } from '../namespace/namespace';
 import { hasBit } from '../vector/bitset';
 import type { QuerySpec } from '../wire/query-request';
 import { renderValue } from '../wire/values';

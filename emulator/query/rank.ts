@@ -2,7 +2,7 @@
 // nulls first ascending, ties by id) with a bounded heap, so a top-10 over a million rows keeps ten candidates.
 import { badRequest } from '../api-error';
 import { attributeReader } from '../filters/evaluate';
-import type { Namespace, ReadView } from '../namespace';
+import type { Namespace, ReadView } from '../namespace/namespace';
 import { hasBit } from '../vector/bitset';
 import type { Hit, RowBitset } from '../vector/types';
 import { compareIds, type DocId } from '../wire/ids';

@@ -1,13 +1,13 @@
 // Cache and recall endpoints: hint_cache_warm (202, starts loading a cold namespace), the official benchmark's
 // _debug/warm_cache (loads it and answers once hot; 409 when it already was) and _debug/purge_cache (cold again), the
-// cache as namespace-cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
+// cache as namespace/cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
 import type { EmulatorInfo, EmulatorLatencySettings } from '../../lib/emulator-info';
 import { buildProvenance } from '../../lib/versions';
 import { ApiError } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
 import { parseFilter } from '../filters/parse';
-import { processStats } from '../process-stats';
+import { processStats } from '../process/stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';

@@ -1,7 +1,7 @@
 // A write body (POST /v2/namespaces/:ns) -> typed operations, or a 400 naming the field. Shape only: ids and values
-// are checked against the namespace's schema later, under its write lock (prepare-write.ts).
+// are checked against the namespace's schema later, under its write lock (write/prepare.ts).
 import { badRequest } from '../api-error';
-import { checkNamespaceName } from '../namespace-name';
+import { checkNamespaceName } from '../namespace/name';
 import type { DistanceMetric } from '../vector/types';
 import { holdsRoundedInteger, isRoundedInteger } from './ids';
 import { materialize, parseJsonBody, parseJsonBodyAsync, RawString } from './json-body';

@@ -1,7 +1,7 @@
 // Row versions and tombstones: a reader at log position H sees rows written by H and not killed by H.
 import { describe, expect, it } from 'vitest';
+import { hasBit } from '../vector/bitset';
 import { DocStore } from './doc-store';
-import { hasBit } from './vector/bitset';
 
 function deadRows(store: DocStore, pos: number): number[] {
   const dead = store.deadAsOf(pos);
