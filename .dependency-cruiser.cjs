@@ -51,7 +51,8 @@ module.exports = {
     {
       name: 'charts-draw-only',
       severity: 'error',
-      comment: 'charts/ turns chart specs into SVG and HTML for the report and the dashboard; it knows neither.',
+      comment:
+        'charts/ turns chart specs into SVG and HTML for the report and the dashboard; it knows neither.',
       from: { path: '^charts/', pathNot: TEST },
       to: { path: '^(cli|runner|emulator|report|lib|scenarios|scripts|benchmarks|tests)/' },
     },

@@ -4,12 +4,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { marked } from 'marked';
+import { escapeHtml, htmlPage, pageCharts } from '../charts/html-page';
+import { renderSvg } from '../charts/svg';
 import type { ChartSet } from '../core/chart-spec';
 import { type BacklogReportInput, backlogCharts } from '../lib/backlog/charts';
 import { type FilterCostReportInput, filterCostCharts } from '../lib/filter-cost/charts';
-import { escapeHtml, htmlPage, pageCharts } from '../charts/html-page';
 import { chartSection, embedCharts, withoutChartSection } from './markdown-embed';
-import { renderSvg } from '../charts/svg';
 
 export type KnownResult =
   | { experiment: 'backlog'; result: BacklogReportInput }

@@ -1,6 +1,7 @@
 // The static SVGs (embedded in the Markdown GitHub renders) show every series in their legend: no entry hidden behind
 // a pager an image cannot turn, and the legend, however many rows it wraps onto, ends above the plot.
 import { describe, expect, it } from 'vitest';
+import { renderSvg, staticLayout } from '../../charts/svg';
 import type { ChartSpec } from '../../core/chart-spec';
 import { backlogCharts } from '../../lib/backlog/charts';
 import { buildResult } from '../../lib/backlog/results/json';
@@ -17,7 +18,6 @@ import {
   fixturePlan,
   fixtureRunInfo,
 } from '../../lib/filter-cost/results/testdata/fixture';
-import { renderSvg, staticLayout } from '../../charts/svg';
 
 // The golden results the chart builders' own tests use (lib/*/charts.test.ts).
 const charts: ChartSpec[] = [
