@@ -7,6 +7,8 @@
 //   log position:  0 ........ cursorPos ............ eventual horizon ........ headPos ....... store.headPos
 //                  |  indexed  |   unindexed tail: strong scans all of it           | applied, |
 //                              |  eventual scans up to the tail limit  |              committing
+
+import type { Consistency, DistanceMetric } from '../../lib/turbopuffer-wire';
 import { notFound } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { AttributeIndex } from '../index/attribute-index';
@@ -14,7 +16,7 @@ import { QueryGate } from '../query/gate';
 import { DocStore } from '../storage/doc-store';
 import { createSlot, type VectorSlot } from '../storage/vector-slot';
 import { orInPlace, resizedCopy } from '../vector/bitset';
-import type { DistanceMetric, RowBitset, VectorColumn } from '../vector/types';
+import type { RowBitset, VectorColumn } from '../vector/types';
 import type { WalRecord, WriteAheadLog } from '../wal/wal';
 import type { DocId } from '../wire/ids';
 import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from '../wire/vectors';
@@ -61,7 +63,7 @@ export interface WriteResult {
 
 /** What a query reads: rows [0, rows) at log position `pos`, of which [0, indexedRows) are indexed. */
 export interface ReadView {
-  consistency: 'strong' | 'eventual';
+  consistency: Consistency;
   pos: number;
   rows: number;
   indexedRows: number;
@@ -246,7 +248,7 @@ export class Namespace {
   }
 
   /** The state a query reads. Eventual views stop at the last write that fits in the tail limit. */
-  view(consistency: 'strong' | 'eventual'): ReadView {
+  view(consistency: Consistency): ReadView {
     let pos = this.committedPos;
     if (consistency === 'eventual') pos = this.eventualHorizon();
     const rows =

@@ -6,7 +6,6 @@ import { buildProvenance } from '../../lib/versions';
 import { ApiError } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
-import { parseFilter } from '../filters/parse';
 import { processStats } from '../process/stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
@@ -110,7 +109,7 @@ export async function purgeCacheRoute(ctx: RouteContext): Promise<Reply> {
 
 export async function recallRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
-  const req = readRecallBody(await ctx.body());
+  const req = readRecallBody(await ctx.body(), ns.schema);
   const column = req.rankBy?.column ?? ns.schema.vectorColumns()[0];
   const slot = column ? ns.vectors.get(column) : undefined;
   const release = await ns.gate.acquire(2);
@@ -119,20 +118,13 @@ export async function recallRoute(ctx: RouteContext): Promise<Reply> {
     const allow =
       req.filters === null
         ? undefined
-        : filterBitset(
-            parseFilter(
-              req.filters,
-              { idType: ns.schema.idType, attribute: (n) => ns.schema.attribute(n) },
-              'filters',
-            ),
-            {
-              rows: view.rows,
-              indexedRows: view.indexedRows,
-              dead: view.dead,
-              index: ns.attributeIndex,
-              source: ns.store.source,
-            },
-          );
+        : filterBitset(req.filters, {
+            rows: view.rows,
+            indexedRows: view.indexedRows,
+            dead: view.dead,
+            index: ns.attributeIndex,
+            source: ns.store.source,
+          });
     // The queries: rank_by's one vector (rankByVector checks its column and dimensions), or stored vectors sampled.
     const queries: Float32Array[] = [];
     if (req.rankBy) queries.push(req.rankBy.vector);

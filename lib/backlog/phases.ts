@@ -17,10 +17,10 @@
 // counts every VU's samples and its QPS is the rate sent), and a later one measures less rather than into the next phase.
 // A phase whose gate does not hold within T (PHASE_TIMEOUT_S) is given up: its cells are not measured.
 
+import type { Consistency } from '../turbopuffer-wire';
 import type { BacklogConfig } from './config';
 
 export type PhaseName = 'idle' | 'indexing_below_limit' | 'indexing_above_limit';
-export type Consistency = 'strong' | 'eventual';
 /** The `phase` tag: a phase name inside a measured window, `transition` anywhere else. */
 export type PhaseTag = PhaseName | 'transition';
 
