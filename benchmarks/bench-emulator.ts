@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { startEmulator, stopProcess } from '../cli/experiments/with-emulator';
 import { formatBytes } from '../core/sizes';
 import { seededRandom } from '../emulator/vector/random';
+import type { Consistency } from '../lib/turbopuffer-wire';
 import { choiceKnob, intKnob, readKnobs } from './bench-knobs';
 import { type MachineTicks, machineTicks, stealShare } from './proc-stats';
 
@@ -220,7 +221,7 @@ async function queryLatencies(
   base: string,
   kind: Kind,
   count: number,
-  consistency: 'strong' | 'eventual',
+  consistency: Consistency,
 ): Promise<number[]> {
   const queries = vectors(kind, 10_000_000, count);
   const times: number[] = [];

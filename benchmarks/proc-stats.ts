@@ -1,7 +1,7 @@
 // What another process costs while a benchmark runs, read from /proc (Linux; NaN elsewhere): CPU per thread, thread
 // wake-ups, resident memory, and the machine's steal share (benchmarks/bench-runner.ts, benchmarks/bench-emulator.ts).
 import { readdirSync, readFileSync } from 'node:fs';
-import { statCpuMs, threadCpuMs } from '../emulator/thread-cpu';
+import { statCpuMs, threadCpuMs } from '../emulator/process/thread-cpu';
 
 interface CpuSample {
   time: number;

@@ -1,16 +1,133 @@
-// Request and response bodies of the turbopuffer API calls the experiments make (docs/turbopuffer-api.md §2-4).
-// Only the fields bench sends or reads; the service returns more.
+// The turbopuffer API's request and response bodies (docs/turbopuffer-api.md §2-4), declared once for both sides of
+// bench: the experiments build these bodies, and the emulator's parsers (emulator/wire/) check the fields it serves
+// against the same names and unions, so the two cannot drift apart. Request field lists cover what the emulator
+// serves; WriteRequest, QueryRequest and AggregateRequest narrow them to what the experiments send. Responses list
+// only the fields bench reads; the service returns more. Types only: k6 imports this file.
 
-/** POST /v2/namespaces/:ns */
-export interface WriteRequest {
+/** A query's read consistency (§3.4). */
+export type Consistency = 'strong' | 'eventual';
+
+/** How a vector column measures distance (§2.1); lower is closer. */
+export type DistanceMetric = 'cosine_distance' | 'euclidean_squared';
+
+/** How a query returns vectors (§2.3): number arrays or base64 little-endian f32. */
+export type VectorEncoding = 'float' | 'base64';
+
+/** The operator of a filter leaf (§3.3), including those that need full-text or fuzzy indexes. */
+export type FilterOperator =
+  | 'Eq'
+  | 'NotEq'
+  | 'In'
+  | 'NotIn'
+  | 'Lt'
+  | 'Lte'
+  | 'Gt'
+  | 'Gte'
+  | 'Contains'
+  | 'NotContains'
+  | 'ContainsAny'
+  | 'NotContainsAny'
+  | 'AnyLt'
+  | 'AnyLte'
+  | 'AnyGt'
+  | 'AnyGte'
+  | 'Glob'
+  | 'NotGlob'
+  | 'IGlob'
+  | 'NotIGlob'
+  | 'Regex'
+  | 'Fuzzy'
+  | 'ContainsAllTokens'
+  | 'ContainsAnyToken'
+  | 'ContainsTokenSequence';
+
+type FilterScalar = string | number | boolean | null;
+
+/** What a leaf compares with: a value, a list (In, ContainsAny, ...), or in a write condition the new document's. */
+export type FilterValue = FilterScalar | FilterScalar[] | { $ref_new: string };
+
+/** A filter leaf `[attribute, operator, value]`; `id` is an attribute too. */
+export type FilterLeaf<
+  Op extends FilterOperator = FilterOperator,
+  Value extends FilterValue = FilterValue,
+> = [attribute: string, operator: Op, value: Value];
+
+/** A filter: a leaf, or filters combined. */
+export type Filter = FilterLeaf | ['And', Filter[]] | ['Or', Filter[]] | ['Not', Filter];
+
+/** Ordering by an attribute (§3.2). */
+export type OrderBy = [attribute: string, direction: 'asc' | 'desc'];
+
+/** ANN or exact kNN on a vector column, the query vector as numbers or base64 (§3.2). */
+export type VectorRank = [column: string, kind: 'ANN' | 'kNN', vector: number[] | string];
+
+export type RankBy = VectorRank | OrderBy | OrderBy[];
+
+/** An aggregation (§3.1): a count of rows, of an attribute's non-null values, or a sum. */
+export type AggregateFunction = ['Count'] | ['Count', attribute: string] | ['Sum', attribute: string];
+
+/** A schema entry's options (§2.2); the emulator refuses full_text_search, fuzzy, embed and sparse_knn. */
+export interface SchemaOptions {
+  /** `string`, `int`, `[]int`, `[768]f32`, ... */
+  type: string;
+  filterable?: boolean;
+  ann?: boolean | { distance_metric?: DistanceMetric };
+  full_text_search?: unknown;
+  regex?: boolean;
+  glob?: boolean;
+  fuzzy?: unknown;
+  embed?: unknown;
+  sparse_knn?: unknown;
+}
+
+/** A schema entry: a type name alone, or with its options. */
+export type SchemaEntry = string | SchemaOptions;
+
+/** copy_from_namespace's object form, as the SDKs send it. */
+export interface CopyFromNamespace {
+  source_namespace: string;
+  source_region?: string;
+  source_api_key?: string;
+  dest_encryption?: { mode: string };
+}
+
+type DocId = number | string;
+
+/** POST /v2/namespaces/:ns: every field of a write (§2.1). */
+export interface WriteFields {
+  upsert_rows?: ({ id: DocId } & Record<string, unknown>)[];
+  upsert_columns?: { id: DocId[] } & Record<string, unknown>;
+  patch_rows?: ({ id: DocId } & Record<string, unknown>)[];
+  patch_columns?: { id: DocId[] } & Record<string, unknown>;
+  deletes?: DocId[];
+  delete_by_filter?: Filter;
+  delete_by_filter_allow_partial?: boolean;
+  patch_by_filter?: { filters: Filter; patch: Record<string, unknown> };
+  patch_by_filter_allow_partial?: boolean;
+  upsert_condition?: Filter;
+  patch_condition?: Filter;
+  delete_condition?: Filter;
+  distance_metric?: DistanceMetric;
+  /** Attribute -> entry; `id` declares the id type (`uint`, `int`, `string`, `uuid`). */
+  schema?: Record<string, SchemaEntry>;
+  disable_backpressure?: boolean;
+  return_affected_ids?: boolean;
+  copy_from_namespace?: string | CopyFromNamespace;
+  create_namespace?: boolean;
+  branch_from_namespace?: unknown;
+  encryption?: { mode: string };
+  sharding?: { num_shards: number };
+}
+
+/** The write the experiments send. */
+export interface WriteRequest extends WriteFields {
   /**
    * Columnar upsert: `id[i]`, `vector[i]` and every other column's `[i]` belong together; vectors as base64
    * little-endian f32.
    */
   upsert_columns: { id: number[]; vector: string[]; [attribute: string]: (number | string)[] };
-  distance_metric: 'cosine_distance' | 'euclidean_squared';
+  distance_metric: DistanceMetric;
   schema?: Record<string, { type: string; ann?: boolean; filterable?: boolean }>;
-  disable_backpressure?: boolean;
 }
 
 export interface WriteResponse {
@@ -20,22 +137,40 @@ export interface WriteResponse {
   billing?: { billable_logical_bytes_written?: number };
 }
 
-/** A query's consistency level: strong sees every acknowledged write; eventual skips that round trip. */
-export type Consistency = 'strong' | 'eventual';
+/** One query's fields (§3.1), alone or as one of a multi-query's `queries` (§3.6). */
+export interface QueryFields {
+  rank_by?: RankBy;
+  top_k?: number;
+  limit?: number | { total: number; per?: { attributes: string[]; limit: number } };
+  offset?: number;
+  filters?: Filter;
+  include_attributes?: boolean | string[];
+  exclude_attributes?: string[];
+  aggregate_by?: Record<string, AggregateFunction>;
+  group_by?: (string | Record<string, ['ForEachUnique', attribute: string]>)[];
+  distance_metric?: DistanceMetric;
+  /** Not in the SDKs' types: tpufbench's cold-cache runs send it. */
+  disable_cache?: boolean;
+}
 
-/** A filter leaf `[attribute, operator, value]` (the experiments send leaves only; `In` takes a list). */
-export type FilterLeaf = [string, string, number | string | (number | string)[]];
+/** POST /v2/namespaces/:ns/query: a query, or several with `queries`, and what applies to all of them. */
+export interface QueryRequestFields extends QueryFields {
+  consistency?: { level: Consistency; max_staleness_seconds?: number };
+  vector_encoding?: VectorEncoding;
+  queries?: QueryFields[];
+}
 
-/** POST /v2/namespaces/:ns/query: ANN or exact kNN on the vector, or order by an attribute. */
-export interface QueryRequest {
-  rank_by: ['vector', 'ANN' | 'kNN', number[]] | [string, 'asc' | 'desc'];
+/** The query the experiments send: ANN or exact kNN on the vector, or order by an attribute. */
+export interface QueryRequest extends QueryRequestFields {
+  rank_by: ['vector', 'ANN' | 'kNN', number[]] | OrderBy;
   top_k: number;
   consistency: { level: Consistency };
+  /** The experiments send single leaves. */
   filters?: FilterLeaf;
 }
 
 /** The same endpoint counting the rows a filter matches (`aggregate_by`, no rank_by). */
-export interface AggregateRequest {
+export interface AggregateRequest extends QueryRequestFields {
   aggregate_by: Record<string, ['Count']>;
   consistency: { level: Consistency };
   filters?: FilterLeaf;

@@ -1,8 +1,9 @@
 // A filter over a read view -> the bitset of rows it allows. Indexed rows come from attribute postings where a leaf
 // is an equality or membership test on an indexed attribute; everything else (the unindexed tail, ranges, globs,
 // ids) is evaluated row by row.
-import { andInPlace, clearBit, hasBit, newBitset, notInPlace, orInPlace, setBit } from '../bitset';
+
 import type { AttributeIndex } from '../index/attribute-index';
+import { andInPlace, clearBit, hasBit, newBitset, notInPlace, orInPlace, setBit } from '../vector/bitset';
 import type { RowBitset } from '../vector/types';
 import type { StoredScalar } from '../wire/values';
 import { compileFilter, type RowSource } from './evaluate';

@@ -1,5 +1,7 @@
-// Filter JSON (["attr", "Op", value], ["And", [...]], ["Or", [...]], ["Not", f]) -> a typed tree, checked against the
-// namespace schema. Every problem is a 400 that names the attribute and the operator.
+// Filter JSON (lib/turbopuffer-wire.ts `Filter`: ["attr", "Op", value], ["And", [...]], ["Or", [...]], ["Not", f])
+// -> a typed tree, checked against the namespace schema. Every problem is a 400 that names the attribute and the
+// operator.
+import type { FilterOperator } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
 import { materialize } from '../wire/json-body';
 import { describeJson } from '../wire/json-text';
@@ -8,9 +10,20 @@ import { typeName } from '../wire/schema';
 import type { StoredScalar, StoredValue } from '../wire/values';
 import { normalizeScalar } from '../wire/values';
 
-export const COMPARE_OPS = ['Lt', 'Lte', 'Gt', 'Gte'] as const;
-export const ANY_COMPARE_OPS = ['AnyLt', 'AnyLte', 'AnyGt', 'AnyGte'] as const;
-export const GLOB_OPS = ['Glob', 'NotGlob', 'IGlob', 'NotIGlob'] as const;
+/** Operators turbopuffer has that need full-text or fuzzy indexes the emulator does not build. */
+const UNSUPPORTED_OPS = [
+  'Fuzzy',
+  'ContainsAllTokens',
+  'ContainsAnyToken',
+  'ContainsTokenSequence',
+] as const satisfies readonly FilterOperator[];
+
+/** The operators the emulator evaluates: the wire's, less those it refuses. */
+export type LeafOp = Exclude<FilterOperator, (typeof UNSUPPORTED_OPS)[number]>;
+
+export const COMPARE_OPS = ['Lt', 'Lte', 'Gt', 'Gte'] as const satisfies readonly LeafOp[];
+export const ANY_COMPARE_OPS = ['AnyLt', 'AnyLte', 'AnyGt', 'AnyGte'] as const satisfies readonly LeafOp[];
+export const GLOB_OPS = ['Glob', 'NotGlob', 'IGlob', 'NotIGlob'] as const satisfies readonly LeafOp[];
 const LEAF_OPS = [
   'Eq',
   'NotEq',
@@ -24,15 +37,14 @@ const LEAF_OPS = [
   ...ANY_COMPARE_OPS,
   ...GLOB_OPS,
   'Regex',
-] as const;
-/** Operators turbopuffer has that need full-text or fuzzy indexes the emulator does not build. */
-const UNSUPPORTED_OPS = ['Fuzzy', 'ContainsAllTokens', 'ContainsAnyToken', 'ContainsTokenSequence'];
-
-export type LeafOp = (typeof LEAF_OPS)[number];
+] as const satisfies readonly LeafOp[];
+// Every operator of the wire type is listed above or refused by name: one added to lib/turbopuffer-wire.ts fails
+// to compile here until the emulator evaluates or refuses it, instead of being answered as unknown.
+const _everyLeafOpListed: Record<Exclude<LeafOp, (typeof LEAF_OPS)[number]>, never> = {};
 
 /** Whether `op` is one of turbopuffer's filter operators (implemented or not), as in ["attr", op, value]. */
 export function isFilterOperator(op: unknown): boolean {
-  return typeof op === 'string' && [...LEAF_OPS, ...UNSUPPORTED_OPS].includes(op);
+  return typeof op === 'string' && ([...LEAF_OPS, ...UNSUPPORTED_OPS] as readonly string[]).includes(op);
 }
 
 /** The value a leaf compares with: fixed, or the incoming document's attribute in a conditional write. */
@@ -94,7 +106,7 @@ function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNe
   const op = second;
   if (typeof op !== 'string')
     throw badRequest(`filter error in key \`${attr}\`: the operator must be a string`);
-  if (UNSUPPORTED_OPS.includes(op))
+  if ((UNSUPPORTED_OPS as readonly string[]).includes(op))
     throw badRequest(
       `filter error in key \`${attr}\`: ${op} needs a full-text or fuzzy index, which the emulator does not build`,
     );

@@ -1,7 +1,7 @@
 // Exact inverted indexes for filterable attributes over the indexed rows: value -> rows holding it (array
 // attributes post each element). Built incrementally by the indexer; rows are immutable versions, so postings only
 // ever grow, and dead rows are removed by the dead bitset at query time.
-import { setBit } from '../bitset';
+import { setBit } from '../vector/bitset';
 import type { RowBitset } from '../vector/types';
 import type { StoredScalar, StoredValue } from '../wire/values';
 

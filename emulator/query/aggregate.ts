@@ -1,7 +1,8 @@
 // aggregate_by (Count, Count of an attribute, Sum) over the rows a filter allows, optionally per group_by key.
 // Groups come back ordered by their key values, at most `limit` of them.
-import { hasBit } from '../bitset';
-import type { Namespace, ReadView } from '../namespace';
+
+import type { Namespace, ReadView } from '../namespace/namespace';
+import { hasBit } from '../vector/bitset';
 import type { RowBitset } from '../vector/types';
 import { compareIds, type DocId } from '../wire/ids';
 import { stringifyJson } from '../wire/json-text';

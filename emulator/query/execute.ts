@@ -1,11 +1,11 @@
 // Runs a parsed query (single or multi) against a namespace: waits for query slots, takes one view for all
 // sub-queries (they see the same snapshot), filters, ranks or aggregates, and reports performance and billing.
+import type { VectorEncoding } from '../../lib/turbopuffer-wire';
 import { filterBitset } from '../filters/candidates';
-import { parseFilter } from '../filters/parse';
-import type { Namespace, ReadView } from '../namespace';
-import { wait } from '../namespace-cache';
-import { queryExecution, serverTotal } from '../performance';
+import { wait } from '../namespace/cache';
+import type { Namespace, ReadView } from '../namespace/namespace';
 import type { RowBitset } from '../vector/types';
+import { queryExecution, serverTotal } from '../wire/performance';
 import {
   DEFAULT_TOP_K,
   MAX_GROUPS,
@@ -29,12 +29,7 @@ interface SubResult {
 
 function candidates(ns: Namespace, view: ReadView, q: QuerySpec): RowBitset | undefined {
   if (q.filters === undefined) return undefined;
-  const node = parseFilter(
-    q.filters,
-    { idType: ns.schema.idType, attribute: (n) => ns.schema.attribute(n) },
-    'filters',
-  );
-  return filterBitset(node, {
+  return filterBitset(q.filters, {
     rows: view.rows,
     indexedRows: view.indexedRows,
     dead: view.dead,
@@ -47,7 +42,7 @@ async function runOne(
   ns: Namespace,
   view: ReadView,
   q: QuerySpec,
-  encoding: 'float' | 'base64',
+  encoding: VectorEncoding,
 ): Promise<SubResult> {
   const allow = candidates(ns, view, q);
   const tail = view.rows - view.indexedRows;

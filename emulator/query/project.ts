@@ -1,7 +1,9 @@
 // Result rows as the API returns them: id, $dist for vector rankings, then the requested attributes (vectors as
 // float arrays or base64 little-endian f32, datetimes as ISO-8601).
-import { hasBit } from '../bitset';
-import type { Namespace } from '../namespace';
+
+import type { VectorEncoding } from '../../lib/turbopuffer-wire';
+import type { Namespace } from '../namespace/namespace';
+import { hasBit } from '../vector/bitset';
 import type { QuerySpec } from '../wire/query-request';
 import { renderValue } from '../wire/values';
 
@@ -19,7 +21,7 @@ export function projectRow(
   row: number,
   attributes: readonly string[],
   explicit: boolean,
-  encoding: 'float' | 'base64',
+  encoding: VectorEncoding,
   dist?: number,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { id: ns.store.idOf(row) };

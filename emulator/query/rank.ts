@@ -1,9 +1,9 @@
 // Ranking: ANN (index + exact scan of the view's unindexed tail), exact kNN, and ordering by attributes (multi-key,
 // nulls first ascending, ties by id) with a bounded heap, so a top-10 over a million rows keeps ten candidates.
 import { badRequest } from '../api-error';
-import { hasBit } from '../bitset';
 import { attributeReader } from '../filters/evaluate';
-import type { Namespace, ReadView } from '../namespace';
+import type { Namespace, ReadView } from '../namespace/namespace';
+import { hasBit } from '../vector/bitset';
 import type { Hit, RowBitset } from '../vector/types';
 import { compareIds, type DocId } from '../wire/ids';
 import { stringifyJson } from '../wire/json-text';

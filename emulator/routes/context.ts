@@ -1,6 +1,6 @@
 // What every route handler receives, and what it returns: the seam between server.ts and routes/.
 import type { BufferPool } from '../http/buffer-pool';
-import type { NamespaceRegistry } from '../namespace-registry';
+import type { NamespaceRegistry } from '../namespace/registry';
 
 export interface RouteContext {
   params: Record<string, string>;

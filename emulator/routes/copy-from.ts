@@ -1,8 +1,8 @@
 // copy_from_namespace: every live document of a source namespace upserted into an empty one. The copy is logged as
 // ordinary upserts (self-contained, so the destination replays without its source), in batches of COPY_BATCH rows.
 import { badRequest } from '../api-error';
-import type { Namespace, WriteResult } from '../namespace';
-import { isMissing } from '../vector-slot';
+import type { Namespace, WriteResult } from '../namespace/namespace';
+import { isMissing } from '../storage/vector-slot';
 import { stringifyJson } from '../wire/json-text';
 import { plainAllocator } from '../wire/vectors';
 import { readWriteBody } from '../wire/write-request';

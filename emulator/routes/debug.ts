@@ -1,17 +1,16 @@
 // Cache and recall endpoints: hint_cache_warm (202, starts loading a cold namespace), the official benchmark's
 // _debug/warm_cache (loads it and answers once hot; 409 when it already was) and _debug/purge_cache (cold again), the
-// cache as namespace-cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
+// cache as namespace/cache.ts models it; and _debug/recall (ANN vs exact on sampled stored vectors).
 import type { EmulatorInfo, EmulatorLatencySettings } from '../../lib/emulator-info';
 import { buildProvenance } from '../../lib/versions';
 import { ApiError } from '../api-error';
-import { hasBit } from '../bitset';
 import type { EmulatorConfig } from '../config';
 import { filterBitset } from '../filters/candidates';
-import { parseFilter } from '../filters/parse';
-import { processStats } from '../process-stats';
+import { processStats } from '../process/stats';
 import { planView } from '../query/plan';
 import { projectRow } from '../query/project';
 import { rankByVector } from '../query/rank';
+import { hasBit } from '../vector/bitset';
 import { seededRandom } from '../vector/random';
 import { readRecallBody } from '../wire/recall-request';
 import type { Reply, RouteContext } from './context';
@@ -110,7 +109,7 @@ export async function purgeCacheRoute(ctx: RouteContext): Promise<Reply> {
 
 export async function recallRoute(ctx: RouteContext): Promise<Reply> {
   const ns = ctx.registry.require(ctx.params.ns);
-  const req = readRecallBody(await ctx.body());
+  const req = readRecallBody(await ctx.body(), ns.schema);
   const column = req.rankBy?.column ?? ns.schema.vectorColumns()[0];
   const slot = column ? ns.vectors.get(column) : undefined;
   const release = await ns.gate.acquire(2);
@@ -119,20 +118,13 @@ export async function recallRoute(ctx: RouteContext): Promise<Reply> {
     const allow =
       req.filters === null
         ? undefined
-        : filterBitset(
-            parseFilter(
-              req.filters,
-              { idType: ns.schema.idType, attribute: (n) => ns.schema.attribute(n) },
-              'filters',
-            ),
-            {
-              rows: view.rows,
-              indexedRows: view.indexedRows,
-              dead: view.dead,
-              index: ns.attributeIndex,
-              source: ns.store.source,
-            },
-          );
+        : filterBitset(req.filters, {
+            rows: view.rows,
+            indexedRows: view.indexedRows,
+            dead: view.dead,
+            index: ns.attributeIndex,
+            source: ns.store.source,
+          });
     // The queries: rank_by's one vector (rankByVector checks its column and dimensions), or stored vectors sampled.
     const queries: Float32Array[] = [];
     if (req.rankBy) queries.push(req.rankBy.vector);

@@ -6,8 +6,8 @@
 // documents already copied are in the log like any write.
 import { randomUUID } from 'node:crypto';
 import { ApiError, badRequest, envelope } from '../api-error';
-import { checkNamespaceName } from '../namespace-name';
-import type { NamespaceRegistry } from '../namespace-registry';
+import { checkNamespaceName } from '../namespace/name';
+import type { NamespaceRegistry } from '../namespace/registry';
 import { parseJsonBody } from '../wire/json-body';
 import { fieldName } from '../wire/json-text';
 import { plainAllocator } from '../wire/vectors';

@@ -1,11 +1,11 @@
 // POST /v2/namespaces/:ns: upserts, patches, deletes, filter writes and schema changes, atomically.
 import { badRequest } from '../api-error';
-import type { Namespace, WriteResult } from '../namespace';
-import { checkNamespaceName } from '../namespace-name';
-import { serverTotal } from '../performance';
+import { checkNamespaceName } from '../namespace/name';
+import type { Namespace, WriteResult } from '../namespace/namespace';
+import { serverTotal } from '../wire/performance';
 import type { FloatAllocator } from '../wire/vectors';
 import { isEmptyWrite, readWriteBody, type WriteRequest } from '../wire/write-request';
-import { writeTurn } from '../write-turn';
+import { writeTurn } from '../write/turn';
 import type { Reply, RouteContext } from './context';
 import { copyDocuments } from './copy-from';
 

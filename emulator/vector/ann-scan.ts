@@ -1,6 +1,6 @@
 // ANN tasks: an int8 pass over indexed rows (flat, or over the IVF lists worth probing), then an exact re-score of
 // the best estimates from the f32 rows. Runs on whichever thread calls it; `slot` is that thread's scratch area.
-import { hasRow } from './bitset';
+import { hasBit } from './bitset';
 import { canSkipList, chord } from './bounds';
 import type { Estimate } from './kernels/kernels';
 import { CHUNK_ROWS, signBytes, slotLayout } from './layout';
@@ -158,7 +158,7 @@ function sketchPart(
   for (let i = 0; i < rows; i++) {
     if (distances[i] > cut) continue;
     const local = part.from + i;
-    if (dead && hasRow(dead, part.rowBase + local)) continue;
+    if (dead && hasBit(dead, part.rowBase + local)) continue;
     u32[ids + m++] = local;
     if (m === CHUNK_ROWS) estimateGathered();
   }

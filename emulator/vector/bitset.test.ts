@@ -1,6 +1,6 @@
 // Row bitsets against a Set-based model on random sets and ranges.
 import { describe, expect, it } from 'vitest';
-import { countRows, forEachRow, hasRow } from './bitset';
+import { countRows, forEachRow, hasBit } from './bitset';
 import { seededRandom } from './random';
 
 describe('row bitsets', () => {
@@ -39,8 +39,8 @@ describe('row bitsets', () => {
   it('treats rows past the end of the array as clear', () => {
     const small = new Uint32Array([0xffffffff]);
     expect(countRows(small, 0, 100)).toBe(32);
-    expect(hasRow(small, 31)).toBe(true);
-    expect(hasRow(small, 32)).toBe(false);
+    expect(hasBit(small, 31)).toBe(true);
+    expect(hasBit(small, 32)).toBe(false);
     expect(countRows(small, 5, 5)).toBe(0);
   });
 });

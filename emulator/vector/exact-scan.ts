@@ -2,7 +2,7 @@
 // estimate plus the quantisation error of row and query (per-row residual norms) brackets every exact distance, so
 // only rows whose lower bound can beat the k-th best upper bound are re-scored from the f32 rows. The result is
 // exact; the pass reads a quarter of the bytes. Rows without codes yet are scanned in f32.
-import { countRows, forEachRow, hasRow } from './bitset';
+import { countRows, forEachRow, hasBit } from './bitset';
 import { CHUNK_ROWS, slotLayout } from './layout';
 import { quantizeQuery } from './quantize';
 import { estimateFor, estimateRows, exactKernel, keepScored, type SegmentLookup, scoreIds } from './scoring';
@@ -117,8 +117,8 @@ function boundedPart(
       const lower = e - eps;
       if (lower > threshold) continue;
       const row = part.rowBase + local;
-      if (dead && hasRow(dead, row)) continue;
-      if (allow && !hasRow(allow, row)) continue;
+      if (dead && hasBit(dead, row)) continue;
+      if (allow && !hasBit(allow, row)) continue;
       bound.push(e + eps, row);
       threshold = bound.threshold;
       out.rows.push(local);

@@ -1,6 +1,6 @@
 // Recall of the ANN path against an exact scan of the same indexed rows: what `_debug/recall` reports, and what
 // the tests and benchmarks/bench-vector.ts check.
-import { hasRow } from './bitset';
+import { hasBit } from './bitset';
 import { sampleDistinct, seededRandom } from './random';
 import { mergeHits } from './top-k';
 import type { RowBitset, VectorColumn } from './types';
@@ -42,7 +42,7 @@ function sampleQueries(
   dead?: RowBitset,
   allow?: RowBitset,
 ) {
-  const eligible = (r: number) => !(dead && hasRow(dead, r)) && !(allow && !hasRow(allow, r));
+  const eligible = (r: number) => !(dead && hasBit(dead, r)) && !(allow && !hasBit(allow, r));
   const rows = Array.from(sampleDistinct(n, Math.min(n, num * 4), seededRandom(seed))).filter(eligible);
   return rows.slice(0, num).map((r) => column.get(r));
 }

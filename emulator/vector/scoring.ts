@@ -1,6 +1,6 @@
 // What the exact and the ANN scans share: the per-metric kernels, exact scoring of listed rows, keeping a chunk of
 // scored rows, and int8 estimates of a quantised query (its constants, a chunk of rows).
-import { hasRow } from './bitset';
+import { hasBit } from './bitset';
 import type { Estimate } from './kernels/kernels';
 import { type SlotLayout, slotLayout } from './layout';
 import type { SegmentRuntime } from './segment-runtime';
@@ -66,8 +66,8 @@ export function keepScored(
     const d = f32[s + i];
     if (!(d <= threshold)) continue;
     const row = rowBase + (ids === null ? i : u32[ids + i]);
-    if (dead && hasRow(dead, row)) continue;
-    if (allow && !hasRow(allow, row)) continue;
+    if (dead && hasBit(dead, row)) continue;
+    if (allow && !hasBit(allow, row)) continue;
     top.push(d, row);
     also.push(d, row);
     threshold = top.threshold;

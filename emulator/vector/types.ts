@@ -2,8 +2,9 @@
 // (storage, SIMD scans, ANN index). Rows are dense internal numbers 0..rowCount-1 in append order; the database layer
 // maps document ids to rows and tells the engine which rows are dead (deleted or overwritten) or allowed (filters).
 // Owned by the vector engine; change it only together with its users.
+import type { DistanceMetric } from '../../lib/turbopuffer-wire';
 
-export type DistanceMetric = 'cosine_distance' | 'euclidean_squared';
+export type { DistanceMetric };
 
 /** One result: internal row number and its distance under the column's metric (lower is better). */
 export interface Hit {

@@ -1,7 +1,7 @@
 // Worker thread of the vector engine: holds its own kernel instances on the shared segment memories and runs
 // search tasks or index jobs posted by worker-pool.ts, one at a time, replying with plain results.
 import { parentPort, workerData } from 'node:worker_threads';
-import { osThreadId } from '../thread-cpu';
+import { osThreadId } from '../process/thread-cpu';
 import { runTask } from './executor';
 import { runIndexJob } from './index-build';
 import { quantizeRows } from './quantize';

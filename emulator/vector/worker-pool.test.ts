@@ -1,7 +1,7 @@
 // Runs the engine on real worker threads: the bundled dist/vector-engine.worker.js (built by the vitest globalSetup).
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { threadNice } from '../thread-cpu';
+import { threadNice } from '../process/thread-cpu';
 import { createVectorColumn } from './index';
 import { measureRecall } from './recall';
 import { bitsetOf, clusteredVectors, randomVectors, referenceTopK, row } from './synthetic';

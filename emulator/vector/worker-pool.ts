@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { workerUrl } from '../../core/worker-url';
-import { lowerThreadPriority } from '../thread-cpu';
+import { lowerThreadPriority } from '../process/thread-cpu';
 import { type Executor, runTask, type SearchTask } from './executor';
 import type { SegmentLayout } from './layout';
 import { SearchSignal } from './search-priority';

@@ -238,6 +238,12 @@ function tooDeep(field: string): Error {
 }
 
 /**
+ * A decoded body object before its checks: fields named as in a wire type of lib/turbopuffer-wire.ts, so a parser
+ * can only read fields the shared contract declares, values still of any type.
+ */
+export type Unchecked<T> = { [K in keyof T]-?: unknown };
+
+/**
  * Turns any RawString inside a JSON value back into a string: for parts of a body where no vector is expected.
  * Values nested deeper than MAX_JSON_DEPTH are a 400 naming `field`.
  */

@@ -1,9 +1,17 @@
 // A query body (POST /v2/namespaces/:ns/query, single or multi-query) -> a typed query, or a 400 naming the field.
-// Filters stay raw JSON here: they are checked against the namespace's schema when the query runs.
+// Its filters become trees checked against the namespace's schema here too, so that what runs the query never
+// meets filter JSON.
+import type {
+  AggregateFunction,
+  Consistency,
+  QueryFields,
+  QueryRequestFields,
+  VectorEncoding,
+} from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import { isFilterOperator } from '../filters/parse';
+import { type FilterNode, type FilterSchema, isFilterOperator, parseFilter } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
-import { materialize, parseJsonBody, RawString } from './json-body';
+import { materialize, parseJsonBody, RawString, type Unchecked } from './json-body';
 import { describeJson, fieldName } from './json-text';
 import { parseDistanceMetric, UNSUPPORTED_NAME, unsupportedName } from './schema';
 import { vectorDims, writeVector } from './vectors';
@@ -14,7 +22,7 @@ export type RankBy =
 
 export interface AggregateSpec {
   label: string;
-  fn: 'Count' | 'Sum';
+  fn: AggregateFunction[0];
   /** Count of an attribute counts non-null values; Sum needs one. */
   attr: string | null;
 }
@@ -25,7 +33,8 @@ export interface GroupKey {
   attr: string;
 }
 
-export interface QuerySpec {
+/** One query; `Filters` is the filter as parsed: a FilterNode tree, or `unknown` JSON before the schema check. */
+export interface QuerySpec<Filters = FilterNode> {
   /** null: a lookup (matching documents by id) or an aggregation. */
   rankBy: RankBy | null;
   /** top_k / limit.total; null when the request gave none (rows default to 10, groups to 10,000). */
@@ -33,7 +42,7 @@ export interface QuerySpec {
   /** Ranked rows skipped before the first one returned (`offset`); 0 when absent. */
   offset: number;
   per: { attributes: string[]; limit: number } | null;
-  filters: unknown;
+  filters: Filters | undefined;
   /** true: every attribute; a list: those (id is always returned). */
   include: true | string[];
   exclude: string[] | null;
@@ -43,11 +52,11 @@ export interface QuerySpec {
   disableCache: boolean;
 }
 
-export interface QueryRequest {
-  queries: QuerySpec[];
+export interface QueryRequest<Filters = FilterNode> {
+  queries: QuerySpec<Filters>[];
   multi: boolean;
-  consistency: 'strong' | 'eventual';
-  vectorEncoding: 'float' | 'base64';
+  consistency: Consistency;
+  vectorEncoding: VectorEncoding;
 }
 
 export const MAX_TOP_K = 10_000;
@@ -58,7 +67,7 @@ export const MAX_SUB_QUERIES = 16;
 /** Aggregation groups turbopuffer returns at most. */
 export const MAX_GROUPS = 10_000;
 
-const QUERY_FIELDS = new Set([
+const QUERY_FIELDS: ReadonlySet<string> = new Set<keyof QueryFields>([
   'rank_by',
   'top_k',
   'limit',
@@ -71,7 +80,12 @@ const QUERY_FIELDS = new Set([
   'distance_metric',
   'disable_cache',
 ]);
-const ROOT_FIELDS = new Set(['consistency', 'vector_encoding', 'queries', 'rerank_by']);
+const ROOT_FIELDS: ReadonlySet<string> = new Set<keyof QueryRequestFields | 'rerank_by'>([
+  'consistency',
+  'vector_encoding',
+  'queries',
+  'rerank_by',
+]);
 
 function queryVector(raw: unknown, field: string): Float32Array {
   if (typeof raw === 'string' || raw instanceof RawString) {
@@ -161,7 +175,7 @@ export function wholeNumberIn(value: unknown, field: string, min: number, max: n
   return value;
 }
 
-function parseLimit(body: Record<string, unknown>, field: string): Pick<QuerySpec, 'topK' | 'per'> {
+function parseLimit(body: Unchecked<QueryFields>, field: string): Pick<QuerySpec, 'topK' | 'per'> {
   const { top_k: topK, limit } = body;
   if (topK !== undefined && limit !== undefined)
     throw badRequest(`${field}top_k: use top_k or limit, not both`);
@@ -206,7 +220,7 @@ function parseAggregates(raw: unknown, field: string): AggregateSpec[] {
       spec.length === 2 &&
       typeof spec[1] === 'string'
     )
-      return { label, fn: spec[0] as 'Count' | 'Sum', attr: spec[1] };
+      return { label, fn: spec[0] as AggregateSpec['fn'], attr: spec[1] };
     throw badRequest(`${field}.${label}: expected ["Count"], ["Count", "attr"] or ["Sum", "attr"]`);
   });
 }
@@ -227,7 +241,11 @@ function parseGroupBy(raw: unknown, field: string): GroupKey[] {
   });
 }
 
-function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: Set<string>): QuerySpec {
+function parseQuerySpec(
+  body: Unchecked<QueryFields>,
+  prefix: string,
+  allowed: ReadonlySet<string>,
+): QuerySpec<unknown> {
   for (const key of Object.keys(body)) {
     if (!allowed.has(key)) {
       if (key === 'compute_attributes' || key === 'rerank_by')
@@ -285,12 +303,15 @@ function parseQuerySpec(body: Record<string, unknown>, prefix: string, allowed: 
   };
 }
 
-/** Parses a query body already decoded by parseJsonBody. */
-export function parseQueryRequest(raw: unknown): QueryRequest {
+/** Parses a query body already decoded by parseJsonBody; its filters stay JSON (readQueryBody checks them). */
+export function parseQueryRequest(raw: unknown): QueryRequest<unknown> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected a JSON object');
-  const body = raw as Record<string, unknown>;
-  const consistency = materialize(body.consistency, 'consistency') as { level?: unknown } | undefined | null;
+  const body = raw as Unchecked<QueryRequestFields> & { rerank_by?: unknown };
+  const consistency = materialize(body.consistency, 'consistency') as
+    | Unchecked<NonNullable<QueryRequestFields['consistency']>>
+    | undefined
+    | null;
   let level: QueryRequest['consistency'] = 'strong';
   if (consistency !== undefined && consistency !== null) {
     if (
@@ -316,7 +337,7 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
   const encoding = body.vector_encoding ?? 'float';
   if (encoding !== 'float' && encoding !== 'base64')
     throw badRequest('vector_encoding: expected "float" or "base64"');
-  const common = { consistency: level, vectorEncoding: encoding as 'float' | 'base64' };
+  const common = { consistency: level, vectorEncoding: encoding as VectorEncoding };
   if (body.queries === undefined) {
     const allowed = new Set([...QUERY_FIELDS, 'consistency', 'vector_encoding']);
     return { ...common, multi: false, queries: [parseQuerySpec(body, '', allowed)] };
@@ -338,23 +359,39 @@ export function parseQueryRequest(raw: unknown): QueryRequest {
     queries: queries.map((q, i) => {
       if (!q || typeof q !== 'object' || Array.isArray(q))
         throw badRequest(`queries[${i}]: expected an object`);
-      return parseQuerySpec(q as Record<string, unknown>, `queries[${i}].`, QUERY_FIELDS);
+      return parseQuerySpec(q as Unchecked<QueryFields>, `queries[${i}].`, QUERY_FIELDS);
     }),
   };
 }
 
 /**
  * A query body -> a QueryRequest whose id filters are exact: parsed once, and again with exact integers only when
- * a filter compares with an integer above 2^53 (the only place a query carries ids).
+ * a filter compares with an integer above 2^53 (the only place a query carries ids). Filters stay JSON.
  */
-export function readQueryBody(body: Buffer): QueryRequest {
+export function readQueryJson(body: Buffer): QueryRequest<unknown> {
   const request = parseQueryRequest(parseJsonBody(body));
   if (!request.queries.some((q) => holdsRoundedInteger(q.filters))) return request;
   return parseQueryRequest(parseJsonBody(body, { exactIntegers: true }));
 }
 
+/**
+ * A query body -> a QueryRequest with every filter a tree checked against `schema` (the namespace's). The filters
+ * are checked after the rest of the body, each sub-query in turn, so a body with several problems gets the 400 it
+ * got when filters were checked as the query ran.
+ */
+export function readQueryBody(body: Buffer, schema: FilterSchema): QueryRequest {
+  const request = readQueryJson(body);
+  return {
+    ...request,
+    queries: request.queries.map((q) => ({
+      ...q,
+      filters: q.filters === undefined ? undefined : parseFilter(q.filters, schema, 'filters'),
+    })),
+  };
+}
+
 /** Query slots a request takes at the namespace's concurrency gate: kNN 2, aggregations 4, others 1. */
-export function querySlots(req: QueryRequest): number {
+export function querySlots(req: QueryRequest<unknown>): number {
   return req.queries.reduce(
     (sum, q) => sum + (q.aggregates ? 4 : q.rankBy?.kind === 'vector' && q.rankBy.mode === 'knn' ? 2 : 1),
     0,

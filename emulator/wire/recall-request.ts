@@ -2,6 +2,7 @@
 // The SDKs' recall() sends num, top_k, filters, include_ground_truth and rank_by; anything else is refused rather
 // than ignored, so a misspelt or newer field cannot silently measure something other than what was asked.
 import { badRequest } from '../api-error';
+import { type FilterNode, type FilterSchema, parseFilter } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody } from './json-body';
 import { describeJson, fieldName } from './json-text';
@@ -14,12 +15,13 @@ export const MAX_RECALL_TOP_K = 10_000;
 
 const FIELDS = new Set(['num', 'top_k', 'filters', 'include_ground_truth', 'rank_by']);
 
-export interface RecallRequest {
+/** `Filters` is the filter as parsed: a FilterNode tree, or `unknown` JSON before the schema check. */
+export interface RecallRequest<Filters = FilterNode> {
   /** Stored vectors sampled as queries; 1 when rank_by gives the query. */
   num: number;
   topK: number;
-  /** Raw filter JSON (checked against the schema when the recall runs), or null. */
-  filters: unknown;
+  /** The filter, or null. */
+  filters: Filters | null;
   includeGroundTruth: boolean;
   /** The one query to measure (the SDKs' rank_by), instead of sampled stored vectors; null when absent. */
   rankBy: Extract<RankBy, { kind: 'vector' }> | null;
@@ -29,7 +31,8 @@ function wholeNumber(raw: unknown, field: string, min: number, max: number, fall
   return raw === undefined || raw === null ? fallback : wholeNumberIn(raw, field, min, max);
 }
 
-export function parseRecallRequest(raw: unknown): RecallRequest {
+/** Parses a recall body already decoded by parseJsonBody; its filters stay JSON (readRecallBody checks them). */
+export function parseRecallRequest(raw: unknown): RecallRequest<unknown> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected a JSON object');
   const body = raw as Record<string, unknown>;
@@ -62,9 +65,16 @@ export function parseRecallRequest(raw: unknown): RecallRequest {
   return { num, topK, filters, includeGroundTruth: truth, rankBy };
 }
 
-/** A recall body whose id filters are exact: read again with exact integers only when a filter needs them. */
-export function readRecallBody(body: Buffer): RecallRequest {
-  const request = parseRecallRequest(parseJsonBody(body));
-  if (!holdsRoundedInteger(request.filters)) return request;
-  return parseRecallRequest(parseJsonBody(body, { exactIntegers: true }));
+/**
+ * A recall body whose filter is a tree checked against `schema` (the namespace's), its ids exact: the body is read
+ * again with exact integers only when the filter needs them.
+ */
+export function readRecallBody(body: Buffer, schema: FilterSchema): RecallRequest {
+  let request = parseRecallRequest(parseJsonBody(body));
+  if (holdsRoundedInteger(request.filters))
+    request = parseRecallRequest(parseJsonBody(body, { exactIntegers: true }));
+  return {
+    ...request,
+    filters: request.filters === null ? null : parseFilter(request.filters, schema, 'filters'),
+  };
 }

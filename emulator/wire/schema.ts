@@ -1,8 +1,8 @@
 // Attribute types and schema entries as turbopuffer spells them ("string", "[]int", "[768]f32", {type, filterable,
 // ann}) -> typed specs, and back to the normalized form metadata and GET .../schema return.
 
+import type { DistanceMetric, SchemaOptions } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import type { DistanceMetric } from '../vector/types';
 import { describeJson } from './json-text';
 
 export type ScalarType = 'string' | 'int' | 'uint' | 'float' | 'uuid' | 'datetime' | 'bool';
@@ -144,7 +144,7 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
   return spec;
 }
 
-const KNOWN_CONFIG_KEYS = new Set([
+const KNOWN_CONFIG_KEYS: ReadonlySet<string> = new Set<keyof SchemaOptions>([
   'type',
   'filterable',
   'ann',

@@ -2,6 +2,7 @@
 // vector form the SDK allows; and write/query bodies' 400s naming the field.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api-error';
+import type { FilterSchema } from '../filters/parse';
 import {
   MAX_JSON_DEPTH,
   materialize,
@@ -12,13 +13,19 @@ import {
   SCAN_SLICE_BYTES,
 } from './json-body';
 import { describeJson, stringifyJson } from './json-text';
-import { parseQueryRequest, querySlots } from './query-request';
+import { parseQueryRequest, querySlots, readQueryBody } from './query-request';
 import { parseRecallRequest, readRecallBody } from './recall-request';
 import { decodeVectors, plainAllocator, readVectorColumn } from './vectors';
 import { parseWriteRequest } from './write-request';
 
 const f32b64 = (v: number[]) => Buffer.from(new Float32Array(v).buffer).toString('base64');
 const ctx = { vectorColumns: new Set<string>(), vectorDims: () => null, alloc: plainAllocator };
+/** A namespace with u64 ids and one filterable int attribute, n. */
+const schema: FilterSchema = {
+  idType: 'uint',
+  attribute: (name) =>
+    name === 'n' ? { type: { kind: 'scalar', scalar: 'int' }, filterable: true, declared: true } : undefined,
+};
 
 function badRequest(run: () => unknown): string {
   try {
@@ -56,7 +63,9 @@ describe('parseJsonBody', () => {
     const long = JSON.stringify('L'.repeat(5000));
     expect(parseJsonBody(Buffer.from(long))).toBe('L'.repeat(5000));
     // It used to come back as a RawString, which the routes took for an object with a `body` field.
-    expect(badRequest(() => readRecallBody(Buffer.from(long)))).toBe('request body: expected a JSON object');
+    expect(badRequest(() => readRecallBody(Buffer.from(long), schema))).toBe(
+      'request body: expected a JSON object',
+    );
     expect(badRequest(() => parseWriteRequest(parseJsonBody(Buffer.from(long)), ctx))).toBe(
       'request body: expected a JSON object',
     );
@@ -247,6 +256,34 @@ describe('query requests', () => {
     expect(badRequest(() => parseQueryRequest(body))).toContain(message);
   });
 
+  it('filters become trees checked against the schema, each sub-query in turn, after the rest of the body', () => {
+    const body = (value: unknown) => Buffer.from(JSON.stringify(value));
+    const single = readQueryBody(body({ rank_by: ['n', 'asc'], filters: ['n', 'Gte', 3] }), schema);
+    expect(single.queries[0].filters).toEqual({
+      op: 'Gte',
+      attr: 'n',
+      type: { kind: 'scalar', scalar: 'int' },
+      operand: { kind: 'value', value: 3 },
+    });
+    const exact = readQueryBody(Buffer.from('{"filters":["id","In",[18446744073709551615]]}'), schema);
+    expect(exact.queries[0].filters).toMatchObject({ operand: { value: [2n ** 64n - 1n] } });
+    expect(readQueryBody(body({ rank_by: ['n', 'asc'] }), schema).queries[0].filters).toBeUndefined();
+    expect(badRequest(() => readQueryBody(body({ filters: ['n', 'Eq', 'x'] }), schema))).toBe(
+      'filter error in key `n`: type mismatch, Eq expects int, but got "x"',
+    );
+    // A sub-query's other fields are checked before any filter; sub-queries' filters in order, each as `filters`.
+    const multi = (first: unknown, second: unknown) =>
+      body({ queries: [{ filters: first }, { filters: second, top_k: 0 }] });
+    expect(badRequest(() => readQueryBody(multi(['n', 'Eq', 'x'], ['n', 'Eq', 1]), schema))).toBe(
+      'queries[1].top_k: expected a whole number from 1 to 10000, got 0',
+    );
+    expect(
+      badRequest(() =>
+        readQueryBody(body({ queries: [{ filters: ['n', 'Eq', 1] }, { filters: ['m'] }] }), schema),
+      ),
+    ).toBe('filters: expected a filter such as ["attr", "Eq", value], ["And", [...]] or ["Not", filter]');
+  });
+
   it('a deeply nested offset is a 400 quoting its start, not a 500 (JSON.stringify ran out of stack)', () => {
     // Found by the fuzz suite (FUZZ_RUNS=50000 FUZZ_SEED=25462): offset is not depth-checked before its message.
     const body = `{"rank_by":["id","asc"],"top_k":1,"offset":${'['.repeat(9000)}1${']'.repeat(9000)}}`;
@@ -326,11 +363,14 @@ describe('recall requests', () => {
       given.rankBy?.column,
       Array.from(given.rankBy?.vector ?? []),
     ]).toEqual([1, true, 'v', [1, 2]]);
-    expect(readRecallBody(Buffer.from('{"filters":["id","Eq",18446744073709551615]}')).filters).toEqual([
-      'id',
-      'Eq',
-      2n ** 64n - 1n,
-    ]);
+    expect(
+      readRecallBody(Buffer.from('{"filters":["id","Eq",18446744073709551615]}'), schema).filters,
+    ).toEqual({
+      op: 'Eq',
+      attr: 'id',
+      type: { kind: 'scalar', scalar: 'uint' },
+      operand: { kind: 'value', value: 2n ** 64n - 1n },
+    });
   });
 
   it.each([
@@ -345,7 +385,7 @@ describe('recall requests', () => {
     ['{"num":1.5}', 'num: expected a whole number from 1 to 1000, got 1.5'],
     ['{"include_ground_truth":1}', 'include_ground_truth: expected true or false, got 1'],
   ])('%s -> %s', (text, message) => {
-    expect(badRequest(() => readRecallBody(Buffer.from(text)))).toContain(message);
+    expect(badRequest(() => readRecallBody(Buffer.from(text), schema))).toContain(message);
   });
 });
 

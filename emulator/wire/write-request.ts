@@ -1,10 +1,11 @@
 // A write body (POST /v2/namespaces/:ns) -> typed operations, or a 400 naming the field. Shape only: ids and values
-// are checked against the namespace's schema later, under its write lock (prepare-write.ts).
+// are checked against the namespace's schema later, under its write lock (write/prepare.ts).
+
+import type { CopyFromNamespace, DistanceMetric, WriteFields } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import { checkNamespaceName } from '../namespace-name';
-import type { DistanceMetric } from '../vector/types';
+import { checkNamespaceName } from '../namespace/name';
 import { holdsRoundedInteger, isRoundedInteger } from './ids';
-import { materialize, parseJsonBody, parseJsonBodyAsync, RawString } from './json-body';
+import { materialize, parseJsonBody, parseJsonBodyAsync, RawString, type Unchecked } from './json-body';
 import { describeJson, fieldName } from './json-text';
 import type { AttributeSpec, IdType } from './schema';
 import { checkAttributeName, parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
@@ -67,7 +68,7 @@ export interface WriteWireContext {
   alloc: FloatAllocator;
 }
 
-const KNOWN_FIELDS = new Set([
+const KNOWN_FIELDS: ReadonlySet<string> = new Set<keyof WriteFields>([
   'upsert_rows',
   'upsert_columns',
   'patch_rows',
@@ -91,7 +92,7 @@ const KNOWN_FIELDS = new Set([
   'sharding',
 ]);
 
-function bool(body: Record<string, unknown>, key: string): boolean {
+function bool(body: Unchecked<WriteFields>, key: keyof WriteFields): boolean {
   const value = body[key];
   if (value === undefined || value === null) return false;
   if (typeof value !== 'boolean') throw badRequest(`${key}: expected true or false`);
@@ -188,7 +189,7 @@ export function writeVectorBatches(req: WriteRequest): VectorBatch[] {
 export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteRequest {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected a JSON object');
-  const body = raw as Record<string, unknown>;
+  const body = raw as Unchecked<WriteFields>;
   for (const key of Object.keys(body)) {
     if (!KNOWN_FIELDS.has(key)) throw badRequest(`${fieldName(key)}: unknown field in a write request`);
   }
@@ -336,7 +337,12 @@ export async function readWriteBody(
 }
 
 /** The fields of copy_from_namespace's object form, as the SDKs send them. */
-const COPY_FIELDS = new Set(['source_namespace', 'source_region', 'source_api_key', 'dest_encryption']);
+const COPY_FIELDS: ReadonlySet<string> = new Set<keyof CopyFromNamespace>([
+  'source_namespace',
+  'source_region',
+  'source_api_key',
+  'dest_encryption',
+]);
 
 function parseCopyFrom(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
@@ -345,7 +351,7 @@ function parseCopyFrom(raw: unknown): string | null {
     return raw;
   }
   if (typeof raw === 'object' && !Array.isArray(raw)) {
-    const r = raw as Record<string, unknown>;
+    const r = raw as Unchecked<CopyFromNamespace>;
     if (typeof r.source_namespace === 'string') {
       for (const key of Object.keys(r))
         if (!COPY_FIELDS.has(key))

@@ -1,7 +1,8 @@
 // Experiment 1's metric names beyond the shared query ones (lib/metric-names.ts): the writer's gauges and counters,
 // and the summary keys of one phase x consistency cell, in one place so thresholds and renderers never disagree. Pure.
 import { queryKeys, subMetric } from '../metric-names';
-import type { Consistency, PhaseName } from './phases';
+import type { Consistency } from '../turbopuffer-wire';
+import type { PhaseName } from './phases';
 
 export const BACKLOG_METRIC = {
   /** Gauges written by the writer at each cell's window edges (`edge` tag: start or end). */

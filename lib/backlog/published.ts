@@ -1,7 +1,8 @@
 // The published table of experiment 1, kept as data so charts and comparisons can show it beside a run's figures:
 // client and server percentiles and the error share per phase and consistency. Published conditions:
 // turbopuffer gcp-us-central1, 2026-06-05, 8 closed-loop query workers, 60 s measured per cell, 2 GiB backlog limit.
-import type { Consistency, PhaseName } from './phases';
+import type { Consistency } from '../turbopuffer-wire';
+import type { PhaseName } from './phases';
 
 export const PUBLISHED_BACKLOG_CONDITIONS =
   'turbopuffer gcp-us-central1, 2026-06-05; 8 closed-loop query workers, 60 s measured per cell; limit 2 GiB';

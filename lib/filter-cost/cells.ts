@@ -3,6 +3,7 @@
 // every SELECTIVITIES point (its 1 % cells are the headline ones). Each cell runs at strong, then at eventual
 // consistency: two windows with the same query vectors. Filters come from the value design (./selectivity.ts);
 // shares no filter can match exactly are listed with the reason and get no cell. Pure.
+import type { Consistency } from '../turbopuffer-wire';
 import { attributeColumn } from './attribute-values';
 import { ATTRIBUTE_NAME, type FilterCostConfig, HEADLINE_SELECTIVITY } from './config';
 import { type Configuration, isFilterable } from './configurations';
@@ -17,8 +18,7 @@ import { filterFor, formatPercentTag, type LeafFilter } from './selectivity';
 export const SHAPES = ['ann_only', 'ann_filtered', 'filter_ordered'] as const;
 export type Shape = (typeof SHAPES)[number];
 
-export const CONSISTENCIES = ['strong', 'eventual'] as const;
-export type Consistency = (typeof CONSISTENCIES)[number];
+export const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual'];
 
 export interface QueryCell {
   /** `int-10k/ann_filtered/1`: configuration, shape and selectivity tag. */

@@ -11,7 +11,8 @@ import {
   type Series,
   withoutEmptySeries,
 } from '../../core/chart-spec';
-import { CONSISTENCIES, type Consistency } from './cells';
+import type { Consistency } from '../turbopuffer-wire';
+import { CONSISTENCIES } from './cells';
 import { PUBLISHED_HEADLINE, PUBLISHED_SWEEP } from './published';
 import type { FilterCostCell } from './results/cells';
 import type { FilterCostResult } from './results/json';

@@ -2,7 +2,8 @@
 // one consistency, shared by the thresholds (which make k6 put the sub-metrics into the summary) and the result
 // builders. Pure.
 import { queryKeys, subMetric } from '../metric-names';
-import type { Consistency, QueryCell } from './cells';
+import type { Consistency } from '../turbopuffer-wire';
+import type { QueryCell } from './cells';
 
 export const FILTER_COST_METRIC = {
   /** Trend: rows in each successful answer (checked against min(TOP_K, matches)). */

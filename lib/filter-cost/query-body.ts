@@ -1,7 +1,7 @@
 // The request bodies of a cell's queries: the measured query, its recall probe's exact counterpart, and the count of
 // the rows its filter matches. Pure, so the script, setup() and the tests build exactly the same bodies.
-import type { AggregateRequest, QueryRequest } from '../turbopuffer-wire';
-import { type Consistency, type QueryCell, ranksByVector } from './cells';
+import type { AggregateRequest, Consistency, QueryRequest } from '../turbopuffer-wire';
+import { type QueryCell, ranksByVector } from './cells';
 import { ATTRIBUTE_NAME } from './config';
 
 /** turbopuffer's exact kNN requires a filter: this one matches every row (as tpuf-benchmark's kNN workloads do). */

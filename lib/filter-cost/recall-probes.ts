@@ -3,8 +3,9 @@
 // ANN query and compared with exact kNN under the same filter; and for every filter, the rows it matches, counted by
 // the service (aggregate Count), so a cell's selectivity is measured, not assumed. Sequential and untimed.
 import type { TurbopufferClient } from '../turbopuffer-client';
+import type { Consistency } from '../turbopuffer-wire';
 import { queryVector } from '../vectors';
-import { CONSISTENCIES, type Consistency, distinctFilters, type QueryCell, ranksByVector } from './cells';
+import { CONSISTENCIES, distinctFilters, type QueryCell, ranksByVector } from './cells';
 import type { FilterCostConfig } from './config';
 import { COUNT_LABEL, countBody, queryBody } from './query-body';
 import { recallAt, summarizeRecall } from './recall';

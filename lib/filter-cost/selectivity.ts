@@ -2,10 +2,11 @@
 // many rows, or why none can. One value (`Eq`) when one value's rows are the target (1% at cardinality 100), else a
 // range of the lowest value indexes (`Lt`), which covers a set of whole values (1% at 10k values is the 100 lowest).
 // Selectivity is always "share of rows matching" (not "share filtered out"). Pure.
+import type { FilterLeaf } from '../turbopuffer-wire';
 import { type AttributeColumn, rowsBelow, rowsWithValue, wireValue } from './attribute-values';
 
-/** A filter in turbopuffer's leaf form: [attribute, operator, value]. */
-export type LeafFilter = [string, 'Eq' | 'Lt', number | string];
+/** The study's filters: one leaf, Eq or Lt. */
+export type LeafFilter = FilterLeaf<'Eq' | 'Lt', number | string>;
 
 export type FilterDesign =
   | { fraction: number; reachable: true; filter: LeafFilter; matches: number }

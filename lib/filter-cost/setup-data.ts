@@ -1,7 +1,7 @@
 // What setup() measured and hands every VU, teardown() and handleSummary() (JSON, copied into each VU: every poll is
 // kept as a 3-number array). Field names are the result JSON's (snake_case), so the result passes them through.
 import type { EmulatorInfo } from '../emulator-info';
-import type { Consistency } from './cells';
+import type { Consistency } from '../turbopuffer-wire';
 import type { Poll } from './drain';
 
 export interface IngestStats {

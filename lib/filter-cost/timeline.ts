@@ -1,7 +1,7 @@
 // Experiment 2's schedule: after the JIT warm-up, one query window per cell and consistency (strong, then eventual),
 // each starting when the previous one's graceful stop has ended. Pure.
 
-import type { Consistency } from './cells';
+import type { Consistency } from '../turbopuffer-wire';
 import { CONSISTENCIES, type QueryCell } from './cells';
 import type { FilterCostConfig } from './config';
 import { windowScenario } from './metric-keys';

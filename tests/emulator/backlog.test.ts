@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Consistency } from '../../lib/turbopuffer-wire';
 import { exactFactory } from './exact-vector-column';
 import { b64, startTestEmulator, type TestEmulator } from './harness';
 
@@ -43,7 +44,7 @@ async function heldEmulator(overrides = {}) {
   return { emulator, release, engine };
 }
 
-const ann = (level: 'strong' | 'eventual', top = 100) => ({
+const ann = (level: Consistency, top = 100) => ({
   rank_by: ['vector', 'ANN', vec(0)],
   top_k: top,
   consistency: { level },

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirError } from '../../emulator/namespace-registry';
+import { DataDirError } from '../../emulator/namespace/registry';
 import { FileWal } from '../../emulator/wal/file-wal';
 import { HEADER_BYTES } from '../../emulator/wal/record';
 import { startTestEmulator, type TestEmulator, useDataDirs } from './harness';

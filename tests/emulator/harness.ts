@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { DEFAULT_CONFIG, type EmulatorConfig } from '../../emulator/config';
-import type { VectorColumnFactory } from '../../emulator/namespace';
+import type { VectorColumnFactory } from '../../emulator/namespace/namespace';
 import { type RunningEmulator, startEmulator } from '../../emulator/server';
 import { exactFactory } from './exact-vector-column';
 

@@ -4,6 +4,7 @@
 // by disable_cache; GET /_emulator/settings names every setting.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LatencyModel, parseFlags, SERVICE_LATENCY } from '../../emulator/config';
+import type { Consistency } from '../../lib/turbopuffer-wire';
 import { startTestEmulator, type TestEmulator } from './harness';
 
 let emulator: TestEmulator | null = null;
@@ -33,7 +34,7 @@ async function start(latency: Partial<LatencyModel>): Promise<TestEmulator> {
   return emulator;
 }
 
-const query = (e: TestEmulator, consistency: 'strong' | 'eventual', extra: Record<string, unknown> = {}) =>
+const query = (e: TestEmulator, consistency: Consistency, extra: Record<string, unknown> = {}) =>
   e.post('/v2/namespaces/docs/query', {
     rank_by: ['vector', 'ANN', [1, 0]],
     top_k: 1,
@@ -73,7 +74,7 @@ describe('latency model', () => {
       });
     // Applied (in the store) but not committed: invisible to strong and eventual reads and to metadata.
     await vi.waitFor(() => expect(ns.store.rowCount).toBe(3), { timeout: 1000, interval: 2 });
-    const ids = async (level: 'strong' | 'eventual') =>
+    const ids = async (level: Consistency) =>
       (
         await e.post('/v2/namespaces/docs/query', { rank_by: ['id', 'asc'], consistency: { level } })
       ).body.rows.map((r: { id: number }) => r.id);

@@ -3,8 +3,9 @@
 
 import { type Ms, type QueryFigures, readQueryCell } from '../../results/query-cell-figures';
 import { metricValue, type SummaryData } from '../../results/summary-data';
+import type { Consistency } from '../../turbopuffer-wire';
 import { cellKeys, type Edge } from '../metric-keys';
-import { CONSISTENCIES, type Consistency, PHASES, type PhaseName } from '../phases';
+import { CONSISTENCIES, PHASES, type PhaseName } from '../phases';
 
 export interface Cell extends QueryFigures {
   phase: PhaseName;

@@ -3,7 +3,8 @@
 // rows, and the matches and recall setup() measured. Pure: reads only the keys of ../metric-keys.ts.
 import { type Ms, readQueryCell } from '../../results/query-cell-figures';
 import { metricValue, type SummaryData } from '../../results/summary-data';
-import { CONSISTENCIES, type Consistency, type QueryCell, type Shape } from '../cells';
+import type { Consistency } from '../../turbopuffer-wire';
+import { CONSISTENCIES, type QueryCell, type Shape } from '../cells';
 import { cellKeys } from '../metric-keys';
 import { GRID_PERCENTS, gridInterval, type QuantileGrid } from '../quantile-grid';
 import type { LeafFilter } from '../selectivity';

@@ -11,8 +11,9 @@ import {
   statusMarkdown,
 } from '../../results/run-sections';
 import { markdownTable } from '../../results/table';
+import type { Consistency } from '../../turbopuffer-wire';
 import { dirtyTreeWarning } from '../../versions';
-import type { Consistency, Shape } from '../cells';
+import type { Shape } from '../cells';
 import { formatCount } from '../configurations';
 import {
   PUBLISHED_CONDITIONS,

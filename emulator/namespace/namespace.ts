@@ -1,31 +1,33 @@
 // One namespace: schema, documents, vector columns, attribute indexes and the write-ahead log, plus how far
 // indexing has got. Writes are serialized: validate, log (durable), apply; then, outside the lock so that writes
-// arriving meanwhile ride along, the group commit to object storage (group-commit.ts); then acknowledge. Reads take
-// a view of the state at a log position (strong: the committed head; eventual: the index cursor plus a bounded
-// prefix of the tail); applied writes past the committed head are invisible to both, and to the indexer.
+// arriving meanwhile ride along, the group commit to object storage (write/group-commit.ts); then acknowledge.
+// Reads take a view of the state at a log position (strong: the committed head; eventual: the index cursor plus a
+// bounded prefix of the tail); applied writes past the committed head are invisible to both, and to the indexer.
 //
 //   log position:  0 ........ cursorPos ............ eventual horizon ........ headPos ....... store.headPos
 //                  |  indexed  |   unindexed tail: strong scans all of it           | applied, |
 //                              |  eventual scans up to the tail limit  |              committing
-import { notFound } from './api-error';
-import { appendWriteVectors, applyWriteRows } from './apply-write';
-import { type BacklogState, checkWriteBackpressure } from './backpressure';
-import { orInPlace, resizedCopy } from './bitset';
-import type { EmulatorConfig } from './config';
-import { DocStore } from './doc-store';
-import { GroupCommit } from './group-commit';
-import { AttributeIndex } from './index/attribute-index';
-import { NamespaceCache } from './namespace-cache';
-import { NamespaceSchema } from './namespace-schema';
-import { type PreparedWrite, prepareWrite } from './prepare-write';
-import { QueryGate } from './query-gate';
-import type { DistanceMetric, RowBitset, VectorColumn } from './vector/types';
-import { createSlot, type VectorSlot } from './vector-slot';
-import type { WalRecord, WriteAheadLog } from './wal/wal';
-import type { DocId } from './wire/ids';
-import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from './wire/vectors';
-import { readWriteBody, type WriteRequest, writeVectorBatches } from './wire/write-request';
-import { writeTurn } from './write-turn';
+
+import type { Consistency, DistanceMetric } from '../../lib/turbopuffer-wire';
+import { notFound } from '../api-error';
+import type { EmulatorConfig } from '../config';
+import { AttributeIndex } from '../index/attribute-index';
+import { QueryGate } from '../query/gate';
+import { DocStore } from '../storage/doc-store';
+import { createSlot, type VectorSlot } from '../storage/vector-slot';
+import { orInPlace, resizedCopy } from '../vector/bitset';
+import type { RowBitset, VectorColumn } from '../vector/types';
+import type { WalRecord, WriteAheadLog } from '../wal/wal';
+import type { DocId } from '../wire/ids';
+import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from '../wire/vectors';
+import { readWriteBody, type WriteRequest, writeVectorBatches } from '../wire/write-request';
+import { appendWriteVectors, applyWriteRows } from '../write/apply';
+import { type BacklogState, checkWriteBackpressure } from '../write/backpressure';
+import { GroupCommit } from '../write/group-commit';
+import { type PreparedWrite, prepareWrite } from '../write/prepare';
+import { writeTurn } from '../write/turn';
+import { NamespaceCache } from './cache';
+import { NamespaceSchema } from './schema';
 
 export type VectorColumnFactory = (spec: { dims: number; metric: DistanceMetric }) => VectorColumn;
 
@@ -61,7 +63,7 @@ export interface WriteResult {
 
 /** What a query reads: rows [0, rows) at log position `pos`, of which [0, indexedRows) are indexed. */
 export interface ReadView {
-  consistency: 'strong' | 'eventual';
+  consistency: Consistency;
   pos: number;
   rows: number;
   indexedRows: number;
@@ -89,7 +91,7 @@ export class Namespace {
   writesInFlight = 0;
   /** Called after each committed write: it is visible now (the indexer listens). */
   onWrite: () => void = () => {};
-  /** Logical bytes of the live documents (maintained by apply-write.ts). */
+  /** Logical bytes of the live documents (maintained by write/apply.ts). */
   liveBytes = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
@@ -246,7 +248,7 @@ export class Namespace {
   }
 
   /** The state a query reads. Eventual views stop at the last write that fits in the tail limit. */
-  view(consistency: 'strong' | 'eventual'): ReadView {
+  view(consistency: Consistency): ReadView {
     let pos = this.committedPos;
     if (consistency === 'eventual') pos = this.eventualHorizon();
     const rows =

@@ -11,12 +11,13 @@
 // A reader that sees the log up to position H sees rows with endPos <= H that were not killed at or before H.
 // Kills happen in log order, so "killed after H" is a suffix of the kill list: an eventual reader takes the dead
 // bitset and revives that suffix.
-import { bitsetWords, clearBit, resizedCopy, setBit } from './bitset';
+
+import { bitsetWords, clearBit, resizedCopy, setBit } from '../vector/bitset';
+import type { RowBitset } from '../vector/types';
+import type { DocId } from '../wire/ids';
+import type { StoredValue } from '../wire/values';
 import { ChunkedFloat64, ChunkedList } from './chunked';
 import { IdMap } from './id-map';
-import type { RowBitset } from './vector/types';
-import type { DocId } from './wire/ids';
-import type { StoredValue } from './wire/values';
 
 export class DocStore {
   /** Rows appended so far (dead or alive). */

@@ -2,8 +2,8 @@
 // loop was blocked (so a stall can be told apart from CPU contention on a shared machine) and the CPU each thread has
 // used (so a CPU-bound figure shows where the CPU went).
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { engineThreads } from '../vector/worker-pool';
 import { threadCpuMs } from './thread-cpu';
-import { engineThreads } from './vector/worker-pool';
 
 let histogram: IntervalHistogram | null = null;
 

@@ -1,6 +1,6 @@
 // Row versions and tombstones: a reader at log position H sees rows written by H and not killed by H.
 import { describe, expect, it } from 'vitest';
-import { hasBit } from './bitset';
+import { hasBit } from '../vector/bitset';
 import { DocStore } from './doc-store';
 
 function deadRows(store: DocStore, pos: number): number[] {

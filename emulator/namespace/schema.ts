@@ -1,9 +1,10 @@
 // A namespace's schema: the id type, the distance metric and one spec per attribute, plus the rules for changing
 // it (types never change; filterable, regex, glob and full-text settings may).
-import { badRequest } from './api-error';
-import type { DistanceMetric } from './vector/types';
-import type { AttributeSpec, IdType } from './wire/schema';
-import { describeForMetadata, describeForSchemaRoute, sameType, typeName } from './wire/schema';
+
+import type { DistanceMetric } from '../../lib/turbopuffer-wire';
+import { badRequest } from '../api-error';
+import type { AttributeSpec, IdType } from '../wire/schema';
+import { describeForMetadata, describeForSchemaRoute, sameType, typeName } from '../wire/schema';
 
 export class NamespaceSchema {
   idType: IdType | null = null;

@@ -2,18 +2,19 @@
 // Everything that can fail is decided here, before the write is logged; applying the result cannot fail.
 // State-dependent choices (which rows a filter deletes, which conditions hold) are made here too, so replaying the
 // log against the same state reproduces them.
-import { badRequest } from './api-error';
-import type { DocStore } from './doc-store';
-import { compileFilter, type RefNew, type RowPredicate, type RowSource } from './filters/evaluate';
-import { type FilterNode, parseFilter } from './filters/parse';
-import type { NamespaceSchema } from './namespace-schema';
-import type { DistanceMetric } from './vector/types';
-import { type DocId, idBytes, inferIdType, parseId } from './wire/ids';
-import { describeJson } from './wire/json-text';
-import type { AttributeSpec, AttributeType, IdType } from './wire/schema';
-import { inferType, normalizeValue, type StoredValue, valueBytes } from './wire/values';
-import type { VectorBatch } from './wire/vectors';
-import type { DocColumns, WriteRequest } from './wire/write-request';
+
+import type { DistanceMetric } from '../../lib/turbopuffer-wire';
+import { badRequest } from '../api-error';
+import { compileFilter, type RefNew, type RowPredicate, type RowSource } from '../filters/evaluate';
+import { type FilterNode, parseFilter } from '../filters/parse';
+import type { NamespaceSchema } from '../namespace/schema';
+import type { DocStore } from '../storage/doc-store';
+import { type DocId, idBytes, inferIdType, parseId } from '../wire/ids';
+import { describeJson } from '../wire/json-text';
+import type { AttributeSpec, AttributeType, IdType } from '../wire/schema';
+import { inferType, normalizeValue, type StoredValue, valueBytes } from '../wire/values';
+import type { VectorBatch } from '../wire/vectors';
+import type { DocColumns, WriteRequest } from '../wire/write-request';
 
 /** turbopuffer's per-request caps for filter writes. */
 export const MAX_DELETE_BY_FILTER = 5_000_000;

@@ -7,7 +7,7 @@
 // WRITE_SLICE_MS since it last yielded, or at once when a search is in flight. Fixed slices of 1,024 rows had held
 // the event loop 20-90 ms each on this project's VM (768-d rows, a loaded machine), which a query arriving
 // meanwhile waited out in full.
-import { searchesActive, searchesIdle } from './vector/index';
+import { searchesActive, searchesIdle } from '../vector/index';
 
 /** Longest a write works on the request thread before other requests get a turn. */
 export const WRITE_SLICE_MS = 4;

@@ -1,7 +1,7 @@
 // Per-namespace query concurrency: 16 slots; a kNN query takes 2 and an aggregation 4. A query that cannot get its
 // slots waits in line; after 800 ms it gets 429 (docs/turbopuffer-api.md §3.5). First come, first served, so a large
 // query is not starved by a stream of small ones.
-import { tooManyRequests } from './api-error';
+import { tooManyRequests } from '../api-error';
 
 interface Waiter {
   slots: number;

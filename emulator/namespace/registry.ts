@@ -5,14 +5,14 @@
 import type { Dirent } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { notFound } from './api-error';
-import type { EmulatorConfig } from './config';
-import { Indexer } from './indexer';
+import { notFound } from '../api-error';
+import type { EmulatorConfig } from '../config';
+import { Indexer } from '../index/indexer';
+import { DELETED_PREFIX, FileWal, WalCorruptError } from '../wal/file-wal';
+import { MemoryWal } from '../wal/memory-wal';
+import type { WriteAheadLog } from '../wal/wal';
+import { checkNamespaceName, isNamespaceName } from './name';
 import { Namespace, type VectorColumnFactory } from './namespace';
-import { checkNamespaceName, isNamespaceName } from './namespace-name';
-import { DELETED_PREFIX, FileWal, WalCorruptError } from './wal/file-wal';
-import { MemoryWal } from './wal/memory-wal';
-import type { WriteAheadLog } from './wal/wal';
 
 const NS_PREFIX = 'ns-';
 

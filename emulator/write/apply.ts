@@ -8,15 +8,16 @@
 // Row order is the same in both: patch_by_filter rows, upserts (in batch order, applied rows only), patches.
 // A patch is a new row version that carries its document's vector: from an upsert earlier in the same request,
 // otherwise from the live row.
-import type { DocStore } from './doc-store';
-import type { NamespaceSchema } from './namespace-schema';
-import type { PreparedDocs, PreparedWrite } from './prepare-write';
-import { isMissing, markMissing, type VectorSlot } from './vector-slot';
-import { type DocId, idBytes } from './wire/ids';
-import { type StoredValue, valueBytes } from './wire/values';
-import { writeTurn } from './write-turn';
 
-/** Engine rows appended per step; between steps the write takes a turn on its budget (write-turn.ts). */
+import type { NamespaceSchema } from '../namespace/schema';
+import type { DocStore } from '../storage/doc-store';
+import { isMissing, markMissing, type VectorSlot } from '../storage/vector-slot';
+import { type DocId, idBytes } from '../wire/ids';
+import { type StoredValue, valueBytes } from '../wire/values';
+import type { PreparedDocs, PreparedWrite } from './prepare';
+import { writeTurn } from './turn';
+
+/** Engine rows appended per step; between steps the write takes a turn on its budget (turn.ts). */
 export const APPEND_SLICE_ROWS = 128;
 
 export interface WriteTarget {

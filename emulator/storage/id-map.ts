@@ -4,7 +4,7 @@
 // negative numbers, BigInts above 2^53, and ids that would leave the table too sparse) goes to many small Maps: one V8 Map with a
 // million entries rehashes its whole table into fresh memory when it grows, inside a single set(), an event-loop
 // stall in the middle of a write; 256 shards keep every rehash small.
-import type { DocId } from './wire/ids';
+import type { DocId } from '../wire/ids';
 
 const SHARDS = 256;
 const CHUNK_BITS = 16;

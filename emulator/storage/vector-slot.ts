@@ -1,7 +1,7 @@
 // A namespace's vector column plus the rows that have no vector in it (written before the column existed, or null):
 // those rows are zeros in the engine and are skipped by every search through the dead set.
-import { hasBit, newBitset, resizedCopy, setBit, setRange } from './bitset';
-import type { RowBitset, VectorColumn } from './vector/types';
+import { hasBit, newBitset, resizedCopy, setBit, setRange } from '../vector/bitset';
+import type { RowBitset, VectorColumn } from '../vector/types';
 
 export interface VectorSlot {
   column: VectorColumn;

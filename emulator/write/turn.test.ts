@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetedTurns } from './write-turn';
+import { budgetedTurns } from './turn';
 
 describe('budgetedTurns (a write gives the request thread away on a budget)', () => {
   function harness(budgetMs = 4) {

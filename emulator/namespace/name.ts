@@ -1,5 +1,5 @@
 // turbopuffer's rule for namespace names, checked wherever a name arrives: a request's path, a copy's source.
-import { badRequest } from './api-error';
+import { badRequest } from '../api-error';
 
 /** turbopuffer's documented name rule: `[A-Za-z0-9-_.]{1,128}`. */
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;

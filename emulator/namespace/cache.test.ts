@@ -1,6 +1,6 @@
 // The modelled cache on a fake clock: what a query finds cold, while loading and hot; hints, purges, bypasses.
 import { describe, expect, it } from 'vitest';
-import { NamespaceCache, wait } from './namespace-cache';
+import { NamespaceCache, wait } from './cache';
 
 function clock() {
   let t = 0;

@@ -1,8 +1,8 @@
 // Write backpressure: above the unindexed-bytes limit, writes get 429 until indexing catches up, unless the client
 // set disable_backpressure on a write it applies to (upserts and deletes by id; never patches, filter writes or
 // conditional writes, which need a consistent read). Strong queries are refused above the same limit.
-import { tooManyRequests } from './api-error';
-import type { WriteRequest } from './wire/write-request';
+import { tooManyRequests } from '../api-error';
+import type { WriteRequest } from '../wire/write-request';
 
 export interface BacklogState {
   unindexedBytes: number;
