@@ -11,7 +11,7 @@ describe('the bands', () => {
       [0, Number.POSITIVE_INFINITY, 0],
       [16, 48, 32],
       [128, 192, 160],
-      [268.8, Number.POSITIVE_INFINITY, 294.4],
+      [268.8, Number.POSITIVE_INFINITY, 320],
     ]);
   });
 
@@ -41,8 +41,9 @@ describe('the bands', () => {
 
   it('give the writers batches of at most a quarter of a gate', () => {
     const c = { ...LIMITS, dims: 32, writeBatchRows: 200 } as Parameters<typeof batchRowsByBand>[0];
-    // 32-d rows are 136 bytes: below the tail 32 KiB / 4 / 136 = 60 rows; above it 120; above the limit 48.
-    expect(batchRowsByBand(c)).toEqual([200, 60, 120, 48]);
+    // 32-d rows are 136 bytes: below the tail 32 KiB / 4 / 136 = 60 rows; above it 120; above the limit 51.2 KiB
+    // between the gate and the aim: 96.
+    expect(batchRowsByBand(c)).toEqual([200, 60, 120, 96]);
   });
 
   it('write while a batch fits under the aim, with disable_backpressure only above the limit', () => {

@@ -4,7 +4,7 @@
 //
 //   band:     idle      | below_tail           | above_tail                  | above_limit
 //   gate:     none (t0) | [tail/4, 3 tail/4]   | [2 tail, 3 limit/4]         | >= 1.05 limit
-//   writers:  none      | aim at tail/2        | aim at the gate's middle    | aim at 1.15 limit, disable_backpressure
+//   writers:  none      | aim at tail/2        | aim at the gate's middle    | aim at 1.25 limit, disable_backpressure
 //
 // After the last band the writers stop, so the backlog drains and every probe can still be seen.
 import { machineDurationMs, type PhasePlan, type Schedule, TICK_MS } from '../phase-machine';
@@ -35,7 +35,7 @@ export function bandGates(c: Pick<FreshnessConfig, 'tailLimitBytes' | 'backlogLi
     { min: 0, max: Number.POSITIVE_INFINITY, aim: 0 },
     { min: tail / 4, max: (3 * tail) / 4, aim: tail / 2 },
     { ...between, aim: (between.min + between.max) / 2 },
-    { min: 1.05 * limit, max: Number.POSITIVE_INFINITY, aim: 1.15 * limit },
+    { min: 1.05 * limit, max: Number.POSITIVE_INFINITY, aim: 1.25 * limit },
   ];
 }
 
@@ -73,7 +73,9 @@ export function scenariosDurationMs(c: FreshnessConfig): number {
 export function batchRowsByBand(c: FreshnessConfig): number[] {
   const row = rowBytes(c.dims);
   return bandGates(c).map((g, band) => {
-    const width = band === BANDS.length - 1 ? 0.1 * c.backlogLimitBytes : g.max - g.min;
+    if (band === 0) return c.writeBatchRows;
+    // Above the limit there is no upper bound: the room between the gate and the writers' aim.
+    const width = Number.isFinite(g.max) ? g.max - g.min : g.aim - g.min;
     return Math.max(1, Math.min(c.writeBatchRows, Math.floor(width / 4 / row)));
   });
 }

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   annReadResult,
   idReadResult,
-  lagErrorMs,
   PROBE_ID_BASE,
   ProbeWatch,
   probeIds,
   probeVectors,
-  visibilityWindow,
+  visibilityError,
 } from './probe';
 
 describe('probe ids and vectors', () => {
@@ -44,42 +43,54 @@ describe('reading a probe', () => {
 
   it('keeps the first result, and the lag to the first read that saw it', () => {
     const w = new ProbeWatch(1000);
-    w.record('eventual_id', 1010, 'missing');
-    w.record('eventual_id', 1260, 'missing');
-    w.record('eventual_id', 1510, 'seen');
-    w.record('eventual_id', 1760, 'seen');
-    w.record('strong_id', 1005, 'refused');
-    expect(w.outcome('eventual_id')).toEqual({ first: 'missing', seenAtMs: 1510, lagMs: 510, reads: 3 });
+    w.record('eventual_id', 1010, 1020, 'missing');
+    w.record('eventual_id', 1260, 1270, 'missing');
+    w.record('eventual_id', 1510, 1520, 'seen');
+    w.record('eventual_id', 1760, 1770, 'seen');
+    w.record('strong_id', 1005, 1009, 'refused');
+    expect(w.outcome('eventual_id')).toMatchObject({ first: 'missing', seenAtMs: 1510, lagMs: 510 });
+    expect(w.outcome('eventual_id').reads).toHaveLength(3);
     expect(w.outcome('strong_id')).toMatchObject({ first: 'refused', seenAtMs: null, lagMs: null });
     expect(w.pending()).toEqual(['strong_id', 'strong_ann', 'eventual_ann']);
   });
 });
 
-describe('the visibility window of an eventual read', () => {
-  // Indexing reaches 1,000 bytes a second from 10,000 at the ack (t = 0); the tail is 2,000 bytes.
-  const readings = [0, 1000, 2000, 3000, 4000, 5000].map((t) => ({ time: t, indexedBytes: 10_000 + t }));
+describe('an eventual sighting against indexing progress', () => {
+  // Indexing reaches 1,000 bytes a second from 10,000 at the ack (t = 0); the tail is 2,000 bytes; readings land
+  // 10 ms into each second. The probe ends between 14,500 and 15,000: visible once the index is past
+  // 12,500..13,000, i.e. from t = 2.5 s at the earliest, surely by the reading at 3.01 s.
+  const progress = [0, 1, 2, 3, 4, 5].map((s) => ({ time: s * 1000 + 10, indexedBytes: 10_000 + s * 1000 }));
+  const reads = (seenAt: number) =>
+    [250, 750, 1250, 1750, 2250, 2750, 3250, 3750]
+      .filter((t) => t <= seenAt)
+      .map((t) => ({
+        startMs: t,
+        endMs: t + 20,
+        result: t === seenAt ? ('seen' as const) : ('missing' as const),
+      }));
 
-  it('opens when the index reaches the probe minus the tail, read by read, plus one read interval', () => {
-    // The probe ends between 14,500 and 15,000: visible once the index is past 12,500..13,000.
-    expect(visibilityWindow(0, 14_500, 15_000, 2000, readings, 250)).toEqual({
-      earliestMs: 2000,
-      latestMs: 3250,
-    });
+  it('allows a log entry of slack both ways', () => {
+    // With 1,000 bytes of slack the index must pass 14,000 (at 4.01 s) before a read has to see the probe.
+    expect(visibilityError(reads(3750), 14_500, 15_000, 2000, progress, 1000)).toBe(0);
   });
 
-  it('is open at once when the probe is inside the tail at its ack', () => {
-    expect(visibilityWindow(0, 11_000, 11_500, 2000, readings, 250)).toEqual({
-      earliestMs: 0,
-      latestMs: 250,
-    });
+  it('holds when the first read after the reading past the probe sees it', () => {
+    expect(visibilityError(reads(3250), 14_500, 15_000, 2000, progress, 0)).toBe(0);
+    expect(visibilityError(reads(2750), 14_500, 15_000, 2000, progress, 0)).toBe(0);
   });
 
-  it('has no end while no reading reached the probe', () => {
-    expect(visibilityWindow(0, 20_000, 20_000, 2000, readings, 250).latestMs).toBeNull();
+  it('measures a sighting later than the first read that had to see it', () => {
+    expect(visibilityError(reads(3750), 14_500, 15_000, 2000, progress, 0)).toBe(500);
   });
 
-  it('measures how far outside the window a probe was seen', () => {
-    const w = { earliestMs: 2000, latestMs: 3250 };
-    expect([lagErrorMs(1500, w), lagErrorMs(2600, w), lagErrorMs(3400, w)]).toEqual([-500, 0, 150]);
+  it('measures a sighting before the probe could be visible', () => {
+    // The reading at 2.01 s says the index is at 12,000, short of 12,500: a read that ended at 1.77 s saw it.
+    expect(visibilityError(reads(1750), 14_500, 15_000, 2000, progress, 0)).toBe(1770 - 2010);
+    // Unless a log entry's worth of slack covers it.
+    expect(visibilityError(reads(1750), 14_500, 15_000, 2000, progress, 1000)).toBe(0);
+  });
+
+  it('says nothing about a probe never seen', () => {
+    expect(visibilityError(reads(0), 14_500, 15_000, 2000, progress, 0)).toBe(0);
   });
 });

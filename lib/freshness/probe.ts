@@ -62,6 +62,13 @@ export function annReadResult(
   return { result: found > 0 ? 'seen' : 'missing', recall: found / ids.length };
 }
 
+/** One read: when it was sent and answered (epoch ms), and what it found. */
+export interface Read {
+  startMs: number;
+  endMs: number;
+  result: ReadResult;
+}
+
 /** One read kind's story for one probe. */
 export interface ReadOutcome {
   /** The first read's result (null: never read). */
@@ -70,7 +77,8 @@ export interface ReadOutcome {
   seenAtMs: number | null;
   /** seenAtMs minus the ack; null when never seen. */
   lagMs: number | null;
-  reads: number;
+  /** Every read of this kind, up to the first that saw the probe. */
+  reads: Read[];
 }
 
 /** The reads of one probe, kind by kind, from its acknowledgement on. */
@@ -78,17 +86,18 @@ export class ProbeWatch {
   private readonly outcomes = new Map<ReadKind, ReadOutcome>();
 
   constructor(readonly ackMs: number) {
-    for (const read of READS) this.outcomes.set(read, { first: null, seenAtMs: null, lagMs: null, reads: 0 });
+    for (const read of READS)
+      this.outcomes.set(read, { first: null, seenAtMs: null, lagMs: null, reads: [] });
   }
 
-  record(read: ReadKind, startedAtMs: number, result: ReadResult): void {
+  record(read: ReadKind, startMs: number, endMs: number, result: ReadResult): void {
     const o = this.outcomes.get(read) as ReadOutcome;
     if (o.seenAtMs !== null) return;
-    o.reads++;
+    o.reads.push({ startMs, endMs, result });
     o.first ??= result;
     if (result === 'seen') {
-      o.seenAtMs = startedAtMs;
-      o.lagMs = Math.max(0, startedAtMs - this.ackMs);
+      o.seenAtMs = startMs;
+      o.lagMs = Math.max(0, startMs - this.ackMs);
     }
   }
 
@@ -102,7 +111,7 @@ export class ProbeWatch {
   }
 }
 
-/** A metadata reading as the visibility window needs it: when, and how far indexing had reached (bytes). */
+/** A metadata reading as the visibility check needs it: when it arrived, and how far indexing had reached. */
 export interface IndexProgress {
   time: number;
   /** approx_logical_bytes, which indexing moves: the log position the index has reached (fresh upserts only). */
@@ -110,33 +119,31 @@ export interface IndexProgress {
 }
 
 /**
- * When an eventual read should first see a probe, from the indexing progress read after its ack: an eventual read
- * searches the index plus at most `tailBytes` of the unindexed log, so the probe (ending somewhere in
- * [endLo, endHi] of the log: other writers' commits land beside it) becomes visible once the index reaches its end
- * minus the tail. Earliest: the reading before the first one past endLo - tail (the crossing came after it), or the
- * ack itself. Latest: the first reading past endHi - tail, plus one read interval for the next read to notice.
- * `latestMs` is null when no reading got that far.
+ * Whether an eventual read saw a probe exactly when indexing progress says it could. An eventual read searches the
+ * index plus at most `tailBytes` of the unindexed log, so the probe (ending somewhere in [endLo, endHi] of the log:
+ * other writers' commits land beside it) becomes visible once the index reaches its end minus the tail, and the
+ * index only moves forward. So:
+ *   - a read that started after a reading showing the index past endHi + slack - tail must see it;
+ *   - a read that ended before the last reading not yet past endLo - slack - tail cannot have seen it;
+ * where slack is the largest log entry: approx_logical_bytes counts whole entries while the index may stand inside
+ * one, so it lags the index, and the log's end read as approx_logical_bytes + unindexed_bytes by as much.
+ * Returns how far the first sighting broke either rule (ms: positive, seen that much later than the first read that
+ * had to see it; negative, seen that much before it could be visible), 0 when it broke neither.
  */
-export function visibilityWindow(
-  ackMs: number,
+export function visibilityError(
+  reads: readonly Read[],
   endLo: number,
   endHi: number,
   tailBytes: number,
-  readings: readonly IndexProgress[],
-  intervalMs: number,
-): { earliestMs: number; latestMs: number | null } {
-  const lo = readings.findIndex((r) => r.indexedBytes >= endLo - tailBytes);
-  const hi = readings.find((r) => r.indexedBytes >= endHi - tailBytes);
-  const earliestMs = lo <= 0 ? ackMs : readings[lo - 1].time;
-  return { earliestMs, latestMs: hi === undefined ? null : hi.time + intervalMs };
-}
-
-/** How far outside its visibility window a probe was first seen (ms; 0 inside; negative: too early). */
-export function lagErrorMs(
-  seenAtMs: number,
-  window: { earliestMs: number; latestMs: number | null },
+  progress: readonly IndexProgress[],
+  slackBytes: number,
 ): number {
-  if (seenAtMs < window.earliestMs) return seenAtMs - window.earliestMs;
-  if (window.latestMs !== null && seenAtMs > window.latestMs) return seenAtMs - window.latestMs;
+  const seen = reads.find((r) => r.result === 'seen');
+  if (!seen) return 0;
+  const mustSee = progress.find((p) => p.indexedBytes >= endHi + slackBytes - tailBytes);
+  const firstBound = mustSee ? reads.find((r) => r.startMs >= mustSee.time) : undefined;
+  if (firstBound && seen.startMs > firstBound.startMs) return seen.startMs - firstBound.startMs;
+  const notYet = progress.filter((p) => p.indexedBytes < endLo - tailBytes - slackBytes).pop();
+  if (notYet && seen.endMs < notYet.time) return seen.endMs - notYet.time;
   return 0;
 }

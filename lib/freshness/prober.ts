@@ -29,7 +29,6 @@ import {
   annReadResult,
   type IndexProgress,
   idReadResult,
-  lagErrorMs,
   ProbeWatch,
   probeIds,
   probeVectors,
@@ -38,7 +37,7 @@ import {
   type ReadResult,
   readConsistency,
   readMethod,
-  visibilityWindow,
+  visibilityError,
 } from './probe';
 import type { SetupData } from './setup-data';
 
@@ -102,7 +101,7 @@ export function makeProber(config: FreshnessConfig, client: TurbopufferClient): 
         const startedAt = Date.now();
         const outcome = readProbe(client, data.namespace, read, ids, vectors.centre, config.topK, band);
         if (outcome.partial) probePartial.add(1, { band, read });
-        watch.record(read, startedAt, outcome.result);
+        watch.record(read, startedAt, Date.now(), outcome.result);
         if (readMethod(read) === 'ann' && !firstAnn.has(read)) {
           firstAnn.add(read);
           if (outcome.recall !== null)
@@ -123,6 +122,8 @@ export function makeProber(config: FreshnessConfig, client: TurbopufferClient): 
 
     const tail = config.tailLimitBytes;
     const probeBytes = config.probeRows * rowBytes(config.dims);
+    // A log entry is one write: a bulk batch at most.
+    const entrySlack = Math.max(config.writeBatchRows, config.probeRows) * rowBytes(config.dims);
     for (const read of READS) {
       const o = watch.outcome(read);
       probeFirstRead.add(1, { band, read, result: o.first ?? 'error' });
@@ -132,17 +133,18 @@ export function makeProber(config: FreshnessConfig, client: TurbopufferClient): 
       }
       probeLag.add(o.lagMs, { band, read });
       pointLag.add(o.lagMs, { ts, read });
-      if (readConsistency(read) === 'eventual' && before.logical !== null && after.logical !== null) {
-        const window = visibilityWindow(
-          ackMs,
-          before.logical + before.unindexed + probeBytes,
-          after.logical + after.unindexed,
-          tail,
-          progress,
-          config.probeIntervalMs,
+      if (readConsistency(read) === 'eventual' && before.logical !== null && after.logical !== null)
+        probeLagError.add(
+          visibilityError(
+            o.reads,
+            before.logical + before.unindexed + probeBytes,
+            after.logical + after.unindexed,
+            tail,
+            progress,
+            entrySlack,
+          ),
+          { band, read },
         );
-        probeLagError.add(lagErrorMs(o.seenAtMs, window), { band, read });
-      }
     }
   };
 }

@@ -30,13 +30,14 @@ export const PROFILES = {
       MAX_TOTAL_ROWS: '100000',
       BAND_DURATION_S: '20',
       BAND_WARMUP_S: '3',
-      PHASE_TIMEOUT_S: '20',
+      PHASE_TIMEOUT_S: '30',
       PROBE_RATE: '1',
       PROBE_INTERVAL_MS: '250',
       PROBE_TIMEOUT_S: '60',
       QUERY_RATE: '2',
-      WRITERS: '2',
-      WRITE_BATCH_ROWS: '200',
+      // Small batches (72 KiB, about half a second of indexing): the visibility check's resolution is one write.
+      WRITERS: '4',
+      WRITE_BATCH_ROWS: '24',
     },
   },
   // `make test` runs this (tests/freshness/smoke.test.ts): 32-d vectors and limits to match (a 64 KiB tail, a
@@ -69,7 +70,7 @@ export const PROFILES = {
       PROBE_TIMEOUT_S: '40',
       QUERY_RATE: '2',
       WRITERS: '2',
-      WRITE_BATCH_ROWS: '200',
+      WRITE_BATCH_ROWS: '30',
     },
   },
   // The real service (TURBOPUFFER_API_KEY, TURBOPUFFER_REGION, TPUF_BENCH_CONFIRM_COST=1): the script's defaults.
