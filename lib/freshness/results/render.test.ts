@@ -23,7 +23,7 @@ describe('the freshness report', () => {
   });
 
   it('renders the console summary', () => {
-    golden('result.txt.golden', renderFreshnessText(result, ['runs/x.md', 'runs/x.json']));
+    golden('result.txt.golden', renderFreshnessText(result, ['<results>/x.md', '<results>/x.json']));
   });
 
   it('sets each documented claim against the run', () => {
