@@ -1,6 +1,6 @@
-// Reusable large buffers for request bodies and decoded vectors. On this VM the first touch of fresh memory costs
-// ~3 ms per MB (docs/engine-measurements.md §0), so a 40 MB upsert into new memory would stall the event loop for
-// ~120 ms; reusing a buffer already faulted in costs ~1-3 ms.
+// Reusable large buffers for request bodies and decoded vectors. First touch of fresh memory is costly
+// (docs/engine-measurements.md §0): a 40 MB upsert into new memory would stall the event loop far longer than
+// reusing a buffer already faulted in.
 
 /** Requests below this use ordinary allocations: small buffers are cheap and pooling them only adds bookkeeping. */
 const MIN_POOLED_BYTES = 1 << 20; // 1 MiB

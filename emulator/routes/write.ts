@@ -79,7 +79,8 @@ export async function writeRoute(ctx: RouteContext): Promise<Reply> {
     throw badRequest('request body: empty write (nothing to upsert, patch, delete or declare)');
   const result = await ctx.registry.writeTo(name, async (ns: Namespace) => {
     // Reading the write's rows and decoding its first vectors are separate turns: together they held the event
-    // loop for tens of milliseconds on a 40 MB write, and a query arriving meanwhile waited for both.
+    // loop for tens of milliseconds on a 40 MB write (docs/emulator-measurements.md §3), and a query arriving
+    // meanwhile waited for both.
     await writeTurn();
     return ns.write(request, body);
   });

@@ -1,5 +1,5 @@
 // Append-only per-row arrays stored in fixed-size chunks. A growing flat array is reallocated and copied into fresh
-// memory as it grows (at 1M rows, megabytes at a time: ~3 ms per MB of page faults on this VM, in one blocking
+// memory as it grows (at 1M rows, megabytes at a time: whose page faults are slow: docs/engine-measurements.md §0, in one blocking
 // step); chunks never move, so appending a row costs the same at any size.
 
 const CHUNK_BITS = 16;

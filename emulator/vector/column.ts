@@ -320,7 +320,7 @@ export class SegmentedColumn implements VectorColumn {
 
   /**
    * Keeps the pages of the next rows (see PREFAULT_AHEAD_BYTES) committed by a background thread: first touch of
-   * fresh memory costs ~1-3 ms/MB here, which appends (on the request thread) would otherwise pay.
+   * fresh memory is slow (docs/engine-measurements.md §0), which appends (on the request thread) would otherwise pay.
    */
   private prefaultAhead(): void {
     const rowBytes = this.dims * 4;

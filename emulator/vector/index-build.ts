@@ -12,7 +12,7 @@ import type { SegmentRuntime } from './segment-runtime';
 import type { IndexJob, IndexResult, IvfDecision } from './tasks';
 import type { DistanceMetric } from './types';
 
-/** Segments smaller than this are always scanned flat (an int8 pass over them costs < 1 ms). */
+/** Segments smaller than this are always scanned flat (an int8 pass over them is short: docs/engine-measurements.md §2). */
 export const IVF_MIN_ROWS = 16_384;
 /** Average rows per IVF list the list count aims for. */
 const ROWS_PER_LIST = 128;

@@ -6,7 +6,7 @@ import { backgroundYield } from './search-priority';
 import type { SegmentRuntime } from './segment-runtime';
 import type { DistanceMetric } from './types';
 
-/** Rows quantised between two background yields (~1 ms at 768 dims). */
+/** Rows quantised between two background yields: a short slice, so searches beside it wait little. */
 const QUANTIZE_CHUNK_ROWS = 256;
 
 /** Quantises local rows [from, to) of a segment. Deterministic, so writing a row twice writes the same bytes. */

@@ -1,6 +1,6 @@
 // Searches go first: on a 2-core machine a query's scan workers compete with everything else the emulator does
 // (decoding and appending a large write, committing fresh pages, quantising fresh rows, building indexes), and a
-// 40 MB write would otherwise double the latency of the queries running beside it. The worker pool counts the
+// 40 MB write would otherwise slow the queries running beside it. The worker pool counts the
 // search tasks in flight in shared memory; background work checks the count between small chunks and waits while
 // it is non-zero, for a bounded time, so it is delayed but never starved.
 //

@@ -36,7 +36,7 @@ parentPort?.on('message', (message: ToWorker) => {
       const rt = segments.find(message.id);
       if (!rt) return;
       for (let at = message.from & ~4095; at < message.to; at += 4096) {
-        // First touch costs ~1-3 ms per MB here: give way to searches every MB.
+        // First touch is slow (docs/engine-measurements.md §0): give way to searches every MB.
         if ((at & 0xfffff) === 0) waitForSearches(searchCount);
         Atomics.add(rt.u32, at >>> 2, 0);
       }

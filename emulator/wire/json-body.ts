@@ -1,5 +1,5 @@
-// JSON request bodies without materializing their big base64 strings. JSON.parse of a 40 MB upsert costs ~180 ms and
-// its vector strings another ~120 ms of fresh memory (docs/engine-measurements.md §2), so long
+// JSON request bodies without materializing their big base64 strings. JSON.parse of a 40 MB upsert and fresh memory
+// for its vector strings cost hundreds of ms (docs/engine-measurements.md §2), so long
 // escape-free strings stay in the request buffer as RawString and are decoded straight into Float32Arrays where a
 // vector is expected; everything else is ordinary JSON.parse on what remains (ids and attributes).
 //

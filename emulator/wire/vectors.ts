@@ -21,7 +21,7 @@ export interface VectorBatch {
   decode: ((from: number, to: number) => void) | null;
 }
 
-/** Rows decoded per step (128 x 768-d rows: 1-3 ms); between steps the caller's turn decides whether to yield. */
+/** Rows decoded per step (a short slice of work); between steps the caller's turn decides whether to yield. */
 export const DECODE_SLICE_ROWS = 128;
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -115,7 +115,7 @@ export function writeVector(
 /** Largest finite f32. */
 const F32_MAX = 3.4028234663852886e38;
 
-/** Index of the first NaN or infinite float in data[offset, offset + count), or -1 (~1.5 ns a float). */
+/** Index of the first NaN or infinite float in data[offset, offset + count), or -1. */
 function firstNonFinite(data: Float32Array, offset: number, count: number): number {
   for (let i = 0; i < count; i++) {
     const v = data[offset + i];

@@ -5,8 +5,8 @@
 //
 // The steps are small (a few hundred rows); a turn yields only once the write has held the thread for
 // WRITE_SLICE_MS since it last yielded, or at once when a search is in flight. Fixed slices of 1,024 rows had held
-// the event loop 20-90 ms each on this project's VM (768-d rows, a loaded machine), which a query arriving
-// meanwhile waited out in full.
+// the event loop for tens of milliseconds each (docs/engine-measurements.md §7.1), which a query arriving meanwhile
+// waited out in full.
 import { searchesActive, searchesIdle } from '../vector/index';
 
 /** Longest a write works on the request thread before other requests get a turn. */
