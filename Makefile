@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv chromium build typecheck lint layering test publish bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -54,7 +54,11 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM) ## install headless Chromium (Debian package) for the browser test
 
-test: typecheck lint layering $(VENV_STAMP) $(CHROMIUM) ## type-check, lint, layering and every test (what CI runs)
+# Dead exports, files and dependencies (entries and exceptions: knip.json).
+unused: $(STAMP) ## find unused files, exports and dependencies (knip)
+	npx knip
+
+test: typecheck lint layering unused $(VENV_STAMP) $(CHROMIUM) ## type-check, lint, layering, unused code and every test (what CI runs)
 	npx vitest run
 
 # INSTANCES=N runs an experiment as N execution segments in N processes against the same target, with one merged

@@ -4,7 +4,7 @@
 import type { Axis, Band, ChartSpec, RefLine, Series } from '../core/chart-spec';
 
 /** A palette with distinct hues (colour-blind friendly first six), indexed by Series.color. */
-export const PALETTE = [
+const PALETTE = [
   '#1f77b4',
   '#ff7f0e',
   '#2ca02c',

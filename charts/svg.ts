@@ -94,7 +94,7 @@ function measure(option: EChartsOption): { titleBottom: number; legendHeight: nu
  * SVGs changed on every redraw. One chart per file needs no process-wide uniqueness, so the names are renumbered
  * in order of first appearance.
  */
-export function processIndependentIds(svg: string): string {
+function processIndependentIds(svg: string): string {
   const classes = new Map<string, number>();
   return svg.replace(/\bzr\d+-(cls-(\d+)|[a-z]*\d+)/g, (_, rest: string, cls: string | undefined) => {
     if (cls === undefined) return `zr0-${rest}`;

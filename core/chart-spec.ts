@@ -3,7 +3,7 @@
 // assert the exact series a chart plots; charts/echarts-option.ts turns them into the charting library's options.
 // Pure.
 
-export type AxisKind = 'value' | 'log' | 'category';
+type AxisKind = 'value' | 'log' | 'category';
 
 export interface Axis {
   title: string;
@@ -18,7 +18,7 @@ export interface Axis {
   max?: number;
 }
 
-export type SeriesKind = 'line' | 'bar' | 'scatter';
+type SeriesKind = 'line' | 'bar' | 'scatter';
 
 /** One point: x (a number, or a category name on a category axis) and y (null: no value, a gap in a line). */
 export type Point = [x: number | string, y: number | null];

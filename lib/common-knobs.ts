@@ -76,7 +76,7 @@ export function readNamespace(e: EnvReader): string | undefined {
   return ns;
 }
 
-export function readSeed(e: EnvReader): number | undefined {
+function readSeed(e: EnvReader): number | undefined {
   return e.raw('SEED') === undefined ? undefined : e.int('SEED', 0, { min: 0, max: 2 ** 32 - 1 });
 }
 
@@ -193,15 +193,8 @@ export function queryLoadRecord(l: QueryLoad): Record<string, string | number | 
   };
 }
 
-/** A short description: "20 queries/s (constant arrival rate)" or "2 closed-loop workers". */
-export function describeQueryLoad(l: QueryLoad): string {
-  return l.mode === 'arrival'
-    ? `${l.rate} queries/s (constant arrival rate)`
-    : `${l.workers} closed-loop worker${l.workers === 1 ? '' : 's'}`;
-}
-
 /** CLEANUP: delete the namespace at the end (also after a failed setup) when this run created it. */
-export function readCleanup(e: EnvReader): boolean {
+function readCleanup(e: EnvReader): boolean {
   return e.bool('CLEANUP', true);
 }
 

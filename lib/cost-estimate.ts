@@ -5,7 +5,7 @@
 // counts; each experiment's cost plan fills the usage in. Pure.
 import { TURBOPUFFER_PRICES, type TurbopufferPrices } from './turbopuffer-prices';
 
-export interface WriteUsage {
+interface WriteUsage {
   /** Write requests of one size. */
   requests: number;
   /** Logical bytes in each (vectors at 4 bytes per dimension, ids, attributes). */

@@ -32,10 +32,10 @@ export function readKnobs<T extends KnobTable>(table: T, e: EnvReader): KnobValu
 }
 
 /** The knob that asks a script for its knob table instead of a run. */
-export const HELP_KNOB = 'HELP';
+const HELP_KNOB = 'HELP';
 
 /** The knob that turns the misspelt-knob check off (for a variable the environment has for another reason). */
-export const STRICT_KNOBS_KNOB = 'STRICT_KNOBS';
+const STRICT_KNOBS_KNOB = 'STRICT_KNOBS';
 
 /** The knobs about knobs, last in every experiment's table. */
 export const META_KNOBS = {

@@ -6,7 +6,11 @@ describe('readingFrom', () => {
   it('reads unindexed_bytes and unindexed_rows while updating and 0 once up to date', () => {
     expect(
       readingFrom(
-        { approx_row_count: 5, index: { status: 'updating', unindexed_bytes: 123, unindexed_rows: 2 } },
+        {
+          approx_row_count: 5,
+          approx_logical_bytes: 680,
+          index: { status: 'updating', unindexed_bytes: 123, unindexed_rows: 2 },
+        },
         9,
       ),
     ).toEqual({
@@ -14,12 +18,14 @@ describe('readingFrom', () => {
       unindexedBytes: 123,
       unindexedRows: 2,
       approxRowCount: 5,
+      approxLogicalBytes: 680,
       indexStatus: 'updating',
     });
     expect(readingFrom({ index: { status: 'up-to-date' } }, 9)).toMatchObject({
       unindexedBytes: 0,
       unindexedRows: 0,
       approxRowCount: null,
+      approxLogicalBytes: null,
     });
     // The real service may leave unindexed_rows out: unknown, not 0.
     expect(readingFrom({ index: { status: 'updating', unindexed_bytes: 1 } }, 9).unindexedRows).toBeNull();

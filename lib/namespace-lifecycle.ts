@@ -12,7 +12,7 @@ export function compactTimestamp(ms: number): string {
 }
 
 /** Throws unless metadata says the namespace does not exist (404). */
-export function refuseExisting(client: TurbopufferClient, namespace: string): void {
+function refuseExisting(client: TurbopufferClient, namespace: string): void {
   const res = client.existenceProbe(namespace);
   if (res.status === 404) return;
   if (res.status === 200)

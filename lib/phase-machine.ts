@@ -75,12 +75,12 @@ export interface MachineSlot {
   window: { start: number; end: number } | null;
 }
 
-export function cellLengthMs(s: Schedule): number {
+function cellLengthMs(s: Schedule): number {
   return s.warmupMs + s.durationMs;
 }
 
 /** How long a phase lasts once its gate opened: its cells and its hold. */
-export function phaseLengthMs(plan: PhasePlan, s: Schedule, phase: number): number {
+function phaseLengthMs(plan: PhasePlan, s: Schedule, phase: number): number {
   return plan.cellsPerPhase * cellLengthMs(s) + plan.holdMs(phase);
 }
 

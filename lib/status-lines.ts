@@ -3,7 +3,7 @@
 // printed by the one VU that knows the state. The runner's progress shows requests and errors beside them.
 
 /** A status line is printed at least this often while the state stays the same. */
-export const STATUS_INTERVAL_MS = 10_000;
+const STATUS_INTERVAL_MS = 10_000;
 
 /** Lines start with this, so a log can be searched for them. */
 export const STATUS_PREFIX = 'progress: ';

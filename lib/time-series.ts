@@ -48,7 +48,7 @@ export function seriesClock(originMs: number, boundMs: number): SeriesClock {
 }
 
 /** The tag of samples outside the clock (before t = 0, after the last bucket): no bucket counts them. */
-export const OUTSIDE_BUCKETS = 'outside';
+const OUTSIDE_BUCKETS = 'outside';
 
 /** The `ts` tag of a sample taken at `timeMs`: its bucket's start in whole seconds from the origin. */
 export function bucketTag(c: SeriesClock, timeMs: number): string {

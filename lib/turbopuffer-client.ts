@@ -6,6 +6,7 @@ import http, { type Params, type RefinedResponse, type ResponseType } from 'k6/h
 import { EMULATOR_SETTINGS_PATH, type EmulatorInfo } from './emulator-info';
 import type {
   AggregateRequest,
+  ErrorResponse,
   NamespaceMetadata,
   QueryRequest,
   QueryResponse,
@@ -135,7 +136,7 @@ function errorText(res: RefinedResponse<ResponseType | undefined>): string {
   if (res.status === 0) return res.error || 'no response';
   const body = typeof res.body === 'string' ? res.body : '';
   try {
-    const parsed = JSON.parse(body) as { error?: unknown };
+    const parsed = JSON.parse(body) as Partial<Record<keyof ErrorResponse, unknown>>;
     if (typeof parsed.error === 'string') return parsed.error.slice(0, 300);
   } catch {
     // Not the JSON error envelope: fall through to the raw text.

@@ -44,7 +44,7 @@ export type FilterOperator =
 type FilterScalar = string | number | boolean | null;
 
 /** What a leaf compares with: a value, a list (In, ContainsAny, ...), or in a write condition the new document's. */
-export type FilterValue = FilterScalar | FilterScalar[] | { $ref_new: string };
+type FilterValue = FilterScalar | FilterScalar[] | { $ref_new: string };
 
 /** A filter leaf `[attribute, operator, value]`; `id` is an attribute too. */
 export type FilterLeaf<
@@ -53,15 +53,15 @@ export type FilterLeaf<
 > = [attribute: string, operator: Op, value: Value];
 
 /** A filter: a leaf, or filters combined. */
-export type Filter = FilterLeaf | ['And', Filter[]] | ['Or', Filter[]] | ['Not', Filter];
+type Filter = FilterLeaf | ['And', Filter[]] | ['Or', Filter[]] | ['Not', Filter];
 
 /** Ordering by an attribute (§3.2). */
-export type OrderBy = [attribute: string, direction: 'asc' | 'desc'];
+type OrderBy = [attribute: string, direction: 'asc' | 'desc'];
 
 /** ANN or exact kNN on a vector column, the query vector as numbers or base64 (§3.2). */
-export type VectorRank = [column: string, kind: 'ANN' | 'kNN', vector: number[] | string];
+type VectorRank = [column: string, kind: 'ANN' | 'kNN', vector: number[] | string];
 
-export type RankBy = VectorRank | OrderBy | OrderBy[];
+type RankBy = VectorRank | OrderBy | OrderBy[];
 
 /** An aggregation (§3.1): a count of rows, of an attribute's non-null values, or a sum. */
 export type AggregateFunction = ['Count'] | ['Count', attribute: string] | ['Sum', attribute: string];
@@ -81,7 +81,7 @@ export interface SchemaOptions {
 }
 
 /** A schema entry: a type name alone, or with its options. */
-export type SchemaEntry = string | SchemaOptions;
+type SchemaEntry = string | SchemaOptions;
 
 /** copy_from_namespace's object form, as the SDKs send it. */
 export interface CopyFromNamespace {
@@ -176,7 +176,7 @@ export interface AggregateRequest extends QueryRequestFields {
   filters?: FilterLeaf;
 }
 
-export interface QueryPerformance {
+interface QueryPerformance {
   /** Whole milliseconds, as the SDKs declare them. */
   server_total_ms?: number;
   query_execution_ms?: number;

@@ -24,7 +24,7 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** The generator for one row: ids up to 2^53 keep distinct streams (high and low words are both hashed in). */
-export function rowGenerator(seed: number, id: number): () => number {
+function rowGenerator(seed: number, id: number): () => number {
   const low = id >>> 0;
   const high = Math.floor(id / 2 ** 32) >>> 0;
   return mulberry32(hash32(hash32(seed ^ hash32(high)) ^ low));

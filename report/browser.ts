@@ -8,7 +8,7 @@ import type { BrowserContext } from 'playwright-core';
 import { BenchError } from '../core/errors';
 import { EXIT_GENERIC_ERROR } from '../core/exit-codes';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 const FLAGS = [
   '--headless',

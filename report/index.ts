@@ -5,7 +5,7 @@ export { evaluateGates, type Gate, parseGate } from './compare/gates';
 export { compareMarkdown, compareText } from './compare/render';
 export { loadSide, publishedSide, type Side } from './compare/sides';
 export { newestRun, PublishRefused, publishRun } from './publish';
-export { classifyResult, type KnownResult, writeResultReport } from './result-report';
+export { classifyResult, writeResultReport } from './result-report';
 
 /** Full-page PNGs of HTML reports (headless Chromium); loads the browser driver only when called. */
 export async function screenshotPages(pages: string[]): Promise<string[]> {

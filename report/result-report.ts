@@ -36,7 +36,7 @@ export async function classifyResult(json: unknown): Promise<Classified> {
   return { experiment: name, definition, result: read.result };
 }
 
-export function chartsOf(r: KnownResult): ChartSet {
+function chartsOf(r: KnownResult): ChartSet {
   return r.definition.charts(r.result);
 }
 

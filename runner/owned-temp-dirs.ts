@@ -13,7 +13,7 @@ export const BUNDLE_DIR_PREFIX = 'bench-run-';
 export const OWNER_FILE = 'owner.pid';
 
 /** True while a process with this pid exists (signal 0 only checks). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -91,7 +91,7 @@ function checkKnownOutputs(input: RunInput): DashboardConfig | undefined {
 }
 
 /** How the VUs were placed and why, for --verbose. */
-export function placementText(p: VuPlacement): string {
+function placementText(p: VuPlacement): string {
   if (p.threads === 0)
     return p.explicit
       ? 'VUs: one thread each (--vu-threads 0)'

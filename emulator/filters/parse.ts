@@ -21,9 +21,9 @@ const UNSUPPORTED_OPS = [
 /** The operators the emulator evaluates: the wire's, less those it refuses. */
 export type LeafOp = Exclude<FilterOperator, (typeof UNSUPPORTED_OPS)[number]>;
 
-export const COMPARE_OPS = ['Lt', 'Lte', 'Gt', 'Gte'] as const satisfies readonly LeafOp[];
-export const ANY_COMPARE_OPS = ['AnyLt', 'AnyLte', 'AnyGt', 'AnyGte'] as const satisfies readonly LeafOp[];
-export const GLOB_OPS = ['Glob', 'NotGlob', 'IGlob', 'NotIGlob'] as const satisfies readonly LeafOp[];
+const COMPARE_OPS = ['Lt', 'Lte', 'Gt', 'Gte'] as const satisfies readonly LeafOp[];
+const ANY_COMPARE_OPS = ['AnyLt', 'AnyLte', 'AnyGt', 'AnyGte'] as const satisfies readonly LeafOp[];
+const GLOB_OPS = ['Glob', 'NotGlob', 'IGlob', 'NotIGlob'] as const satisfies readonly LeafOp[];
 const LEAF_OPS = [
   'Eq',
   'NotEq',
@@ -215,12 +215,4 @@ function parseOperand(
   if (Array.isArray(raw) && (op === 'Eq' || op === 'NotEq') && type?.kind === 'array')
     return { kind: 'value', value: raw.map(scalarValue) };
   return { kind: 'value', value: scalarValue(raw) };
-}
-
-/** Attributes a filter reads (to know whether indexes cover it). */
-export function filterAttributes(node: FilterNode, out = new Set<string>()): Set<string> {
-  if (isLeaf(node)) out.add(node.attr);
-  else if (node.op === 'Not') filterAttributes(node.child, out);
-  else for (const child of node.children) filterAttributes(child, out);
-  return out;
 }

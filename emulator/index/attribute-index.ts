@@ -6,7 +6,7 @@ import type { RowBitset } from '../vector/types';
 import type { StoredScalar, StoredValue } from '../wire/values';
 
 /** An attribute with more distinct values than this stops being indexed (postings would outweigh a scan). */
-export const MAX_DISTINCT_VALUES = 200_000;
+const MAX_DISTINCT_VALUES = 200_000;
 
 export interface IndexSource {
   attributes: ReadonlyMap<string, StoredValue[]>;

@@ -25,7 +25,7 @@ const ms = (ns: number) => Math.round(ns / 1e4) / 100;
  * CPU milliseconds used so far by the request thread (`main`), each engine worker by role, and `other` (the rest of
  * the process: V8's GC helpers, libuv's pool); null where /proc cannot tell (not Linux). Read twice and subtract.
  */
-export function threadCpu(): Record<string, number> | null {
+function threadCpu(): Record<string, number> | null {
   const main = threadCpuMs(process.pid);
   if (main === null) return null;
   const usage = process.cpuUsage();

@@ -19,7 +19,7 @@ import { projectRow, returnedAttributes } from './project';
 import { rankByVector, rowComparator, topRows, topRowsPer } from './rank';
 
 /** turbopuffer bills at least this much per query (a tiny namespace reported 256000000). */
-export const MIN_BILLED_QUERY_BYTES = 256_000_000;
+const MIN_BILLED_QUERY_BYTES = 256_000_000;
 
 interface SubResult {
   body: Record<string, unknown>;

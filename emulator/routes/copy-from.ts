@@ -7,7 +7,7 @@ import { stringifyJson } from '../wire/json-text';
 import { plainAllocator } from '../wire/vectors';
 import { readWriteBody } from '../wire/write-request';
 
-export const COPY_BATCH = 10_000;
+const COPY_BATCH = 10_000;
 
 export function checkCopyDestination(dest: Namespace): void {
   if (dest.liveDocuments > 0)

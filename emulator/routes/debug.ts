@@ -30,7 +30,7 @@ export async function emulatorSettingsRoute(ctx: RouteContext): Promise<Reply> {
   return { body: emulatorInfo(ctx.registry.config) };
 }
 
-export function emulatorInfo(c: EmulatorConfig): EmulatorInfo {
+function emulatorInfo(c: EmulatorConfig): EmulatorInfo {
   const p = buildProvenance();
   const pace = Number.isFinite(c.indexBytesPerSecond) ? c.indexBytesPerSecond : null;
   return {

@@ -2,8 +2,8 @@
 import { badRequest } from '../api-error';
 import type { Reply, RouteContext } from './context';
 
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
 
 export async function listRoute(ctx: RouteContext): Promise<Reply> {
   const rawSize = ctx.query.get('page_size');

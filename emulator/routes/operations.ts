@@ -24,7 +24,7 @@ interface Operation {
 }
 
 /** Finished operations kept per emulator; the oldest are forgotten first. */
-export const KEPT_OPERATIONS = 1000;
+const KEPT_OPERATIONS = 1000;
 
 // Per registry (one per emulator), so emulators sharing a process (tests) keep their operations apart.
 const operationsOf = new WeakMap<NamespaceRegistry, Map<string, Operation>>();

@@ -15,14 +15,14 @@ import { explainRoute, queryRoute } from './query';
 import { getSchemaRoute, updateSchemaRoute } from './schema';
 import { writeRoute } from './write';
 
-export interface Route {
+interface Route {
   method: string;
   /** Segments; ":ns" captures the namespace name. */
   path: string;
   handler: Handler;
 }
 
-export const ROUTES: readonly Route[] = [
+const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v2/namespaces/:ns', handler: writeRoute },
   { method: 'DELETE', path: '/v2/namespaces/:ns', handler: deleteRoute },
   { method: 'POST', path: '/v2/namespaces/:ns/async', handler: startAsyncRoute },

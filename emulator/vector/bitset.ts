@@ -68,13 +68,6 @@ function popcount32(v: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** Number of set bits. */
-export function countBits(set: RowBitset): number {
-  let total = 0;
-  for (let i = 0; i < set.length; i++) total += popcount32(set[i]);
-  return total;
-}
-
 /** Mask of the bits of word w that fall inside [from, to). */
 function rangeMask(w: number, from: number, to: number): number {
   const lo = Math.max(from - w * 32, 0);

@@ -14,7 +14,7 @@ export function chord(metric: DistanceMetric, dist: number): number {
  * Slack on the pruning threshold: the running k-th distance comes from int8 estimates, which can undershoot the
  * exact distance a little.
  */
-export const ESTIMATE_SLACK = 1.05;
+const ESTIMATE_SLACK = 1.05;
 
 /** Whether a list can be skipped: even its nearest possible row is farther than the current k-th best. */
 export function canSkipList(centroidChord: number, radius: number, kthChord: number): boolean {

@@ -37,7 +37,7 @@ const CHECK_K = 10;
 export function checkK(sampleRows: number, rows: number): number {
   return Math.max(1, Math.min(CHECK_K, Math.round((CHECK_K * sampleRows) / rows)));
 }
-export const TARGET_RECALL = 0.95;
+const TARGET_RECALL = 0.95;
 /** If reaching TARGET_RECALL needs more than this share of the lists, the segment is scanned flat instead. */
 export const MAX_PROBE_SHARE = 0.4;
 
@@ -51,7 +51,7 @@ export function listCount(rows: number): number {
  * in-sample estimates far too optimistic on random data). A true neighbour is found with p probes iff its list
  * ranks among the query's p nearest centroids, so one pass per query gives the whole recall curve.
  */
-export function sampleNprobe(
+function sampleNprobe(
   rt: SegmentRuntime,
   metric: DistanceMetric,
   sample: Uint32Array,

@@ -4,10 +4,9 @@ import { type Executor, InThreadExecutor } from './executor';
 import type { DistanceMetric, VectorColumn } from './types';
 import { sharedWorkerPool, WorkerPoolExecutor, workersAvailable } from './worker-pool';
 
-export type { Executor } from './executor';
-export { measureRecall, type RecallOptions, type RecallReport } from './recall';
-export type { DistanceMetric, Hit, RowBitset, SearchOptions, SearchStats, VectorColumn } from './types';
-export type { WorkerPoolOptions } from './worker-pool';
+export { measureRecall } from './recall';
+export type { VectorColumn } from './types';
+
 export { searchesActive, searchesIdle } from './worker-pool';
 export { WorkerPoolExecutor };
 

@@ -22,10 +22,10 @@ export const CHUNK_ROWS = 4096;
 /** Upper bound on IVF lists per segment. */
 export const MAX_LISTS = 128;
 /** The first segment's rows; each next segment doubles, up to MAX_SEGMENT_ROWS. */
-export const FIRST_SEGMENT_ROWS = 4096;
-export const MAX_SEGMENT_ROWS = 65_536;
+const FIRST_SEGMENT_ROWS = 4096;
+const MAX_SEGMENT_ROWS = 65_536;
 /** Keeps one segment's memory well under wasm's 4 GiB for very wide vectors. */
-export const MAX_SEGMENT_BYTES = 512 * 1024 * 1024;
+const MAX_SEGMENT_BYTES = 512 * 1024 * 1024;
 
 const PAGE = 65_536;
 const align16 = (n: number): number => Math.ceil(n / 16) * 16;
@@ -82,7 +82,7 @@ export function signBytes(dims: number): number {
 }
 
 /** Bytes per row over all per-row regions. */
-export function rowBytes(dims: number): number {
+function rowBytes(dims: number): number {
   return dims * 4 + dims + 4 + 4 + 4 + 4 + signBytes(dims);
 }
 

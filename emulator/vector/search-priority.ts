@@ -8,7 +8,7 @@
 //   workers:     waitForSearches(view) between chunks of prefaulting, quantising and index building
 
 /** Longest a background chunk waits for searches before it runs anyway (bounds how much a query stream slows it). */
-export const MAX_BACKGROUND_WAIT_MS = 25;
+const MAX_BACKGROUND_WAIT_MS = 25;
 
 /** The count of search tasks in flight, shared with the engine's workers (word 0 of the buffer). */
 export class SearchSignal {

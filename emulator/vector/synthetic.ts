@@ -2,7 +2,7 @@
 import { seededRandom } from './random';
 import type { DistanceMetric, Hit, RowBitset } from './types';
 
-export function gaussian(random: () => number): number {
+function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
 }
 

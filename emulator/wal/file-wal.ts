@@ -27,7 +27,7 @@ import { scanSegment } from './scan';
 import type { ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
 
 /** A new segment starts once the current one is this big. */
-export const SEGMENT_BYTES = 256 * 2 ** 20;
+const SEGMENT_BYTES = 256 * 2 ** 20;
 
 const SEGMENT = /^wal-(\d{12})\.log$/;
 const segmentName = (firstSeq: number) => `wal-${String(firstSeq).padStart(12, '0')}.log`;

@@ -17,7 +17,7 @@ MAGIC_BYTES.writeUInt32LE(MAGIC, 0);
 /** How far the forward search for intact frames reads at a time. */
 const SEARCH_CHUNK = 1 << 20;
 
-export type SegmentEnd =
+type SegmentEnd =
   | { kind: 'clean' }
   /** The last frame is incomplete: `bytes` from `offset` to the end of the file. */
   | { kind: 'torn'; offset: number; bytes: number }

@@ -9,8 +9,8 @@ import type { IdType } from './schema';
 export type DocId = number | bigint | string;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const MAX_STRING_ID_BYTES = 64;
-export const U64_MAX = 2n ** 64n - 1n;
+const MAX_STRING_ID_BYTES = 64;
+const U64_MAX = 2n ** 64n - 1n;
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
@@ -20,7 +20,7 @@ export function inferIdType(raw: unknown): IdType {
 }
 
 /** The one form of an integer id: a number when it is a safe integer, a BigInt otherwise. */
-export function canonicalInteger(value: bigint): number | bigint {
+function canonicalInteger(value: bigint): number | bigint {
   return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
 }
 

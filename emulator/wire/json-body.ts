@@ -29,7 +29,7 @@ export class RawString {
 }
 
 /** Strings shorter than this are left to JSON.parse: extracting them costs more than it saves. */
-export const RAW_STRING_MIN_BYTES = 256;
+const RAW_STRING_MIN_BYTES = 256;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -6,7 +6,7 @@
 // keep as extras and bench's query samples prefer (lib/query-samples.ts).
 
 /** Milliseconds since `since` (performance.now()), to hundredths. */
-export function elapsedMs(since: number): number {
+function elapsedMs(since: number): number {
   return Math.round((performance.now() - since) * 100) / 100;
 }
 

@@ -59,11 +59,11 @@ export interface QueryRequest<Filters = FilterNode> {
   vectorEncoding: VectorEncoding;
 }
 
-export const MAX_TOP_K = 10_000;
+const MAX_TOP_K = 10_000;
 /** The emulator's bound on `offset` (the service publishes none): the engine gathers offset + top_k candidates. */
-export const MAX_OFFSET = 10_000;
+const MAX_OFFSET = 10_000;
 export const DEFAULT_TOP_K = 10;
-export const MAX_SUB_QUERIES = 16;
+const MAX_SUB_QUERIES = 16;
 /** Aggregation groups turbopuffer returns at most. */
 export const MAX_GROUPS = 10_000;
 

@@ -8,10 +8,10 @@ import { materialize, parseJsonBody } from './json-body';
 import { describeJson, fieldName } from './json-text';
 import { parseRankBy, type RankBy, wholeNumberIn } from './query-request';
 
-export const DEFAULT_RECALL_NUM = 25;
-export const MAX_RECALL_NUM = 1000;
-export const DEFAULT_RECALL_TOP_K = 10;
-export const MAX_RECALL_TOP_K = 10_000;
+const DEFAULT_RECALL_NUM = 25;
+const MAX_RECALL_NUM = 1000;
+const DEFAULT_RECALL_TOP_K = 10;
+const MAX_RECALL_TOP_K = 10_000;
 
 const FIELDS = new Set(['num', 'top_k', 'filters', 'include_ground_truth', 'rank_by']);
 

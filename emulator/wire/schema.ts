@@ -6,15 +6,7 @@ import { badRequest } from '../api-error';
 import { describeJson } from './json-text';
 
 export type ScalarType = 'string' | 'int' | 'uint' | 'float' | 'uuid' | 'datetime' | 'bool';
-export const SCALAR_TYPES: readonly ScalarType[] = [
-  'string',
-  'int',
-  'uint',
-  'float',
-  'uuid',
-  'datetime',
-  'bool',
-];
+const SCALAR_TYPES: readonly ScalarType[] = ['string', 'int', 'uint', 'float', 'uuid', 'datetime', 'bool'];
 
 export type AttributeType =
   | { kind: 'scalar'; scalar: ScalarType }
@@ -63,7 +55,7 @@ export function sameType(a: AttributeType, b: AttributeType): boolean {
 }
 
 /** turbopuffer's limit on attribute names (the limits page counts bytes). */
-export const MAX_ATTRIBUTE_NAME_BYTES = 128;
+const MAX_ATTRIBUTE_NAME_BYTES = 128;
 
 /**
  * A name the emulator's JavaScript objects cannot carry as a field: assigning it sets the object's prototype, so the

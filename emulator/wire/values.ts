@@ -14,7 +14,7 @@ export type StoredValue = StoredScalar | StoredScalar[] | null;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Filterable values above this are refused by the service. */
-export const MAX_FILTERABLE_VALUE_BYTES = 4096;
+const MAX_FILTERABLE_VALUE_BYTES = 4096;
 
 function scalarOf(value: unknown): ScalarType | null {
   if (typeof value === 'string') return 'string';

@@ -18,7 +18,7 @@ import type { PreparedDocs, PreparedWrite } from './prepare';
 import { writeTurn } from './turn';
 
 /** Engine rows appended per step; between steps the write takes a turn on its budget (turn.ts). */
-export const APPEND_SLICE_ROWS = 128;
+const APPEND_SLICE_ROWS = 128;
 
 export interface WriteTarget {
   schema: NamespaceSchema;

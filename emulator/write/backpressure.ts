@@ -12,14 +12,14 @@ export interface BacklogState {
 }
 
 /** How long until indexing brings the backlog under the limit, clamped to 100 ms .. 10 s. */
-export function retryAfterMs(state: BacklogState): number {
+function retryAfterMs(state: BacklogState): number {
   const excess = state.unindexedBytes - state.limitBytes;
   const ms = Number.isFinite(state.indexBytesPerSecond) ? (excess / state.indexBytesPerSecond) * 1000 : 100;
   return Math.min(10_000, Math.max(100, Math.ceil(ms)));
 }
 
 /** True when disable_backpressure applies to this write. */
-export function backpressureExempt(req: WriteRequest): boolean {
+function backpressureExempt(req: WriteRequest): boolean {
   return (
     req.disableBackpressure &&
     req.patches.length === 0 &&

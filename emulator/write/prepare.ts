@@ -17,8 +17,8 @@ import type { VectorBatch } from '../wire/vectors';
 import type { DocColumns, WriteRequest } from '../wire/write-request';
 
 /** turbopuffer's per-request caps for filter writes. */
-export const MAX_DELETE_BY_FILTER = 5_000_000;
-export const MAX_PATCH_BY_FILTER = 50_000;
+const MAX_DELETE_BY_FILTER = 5_000_000;
+const MAX_PATCH_BY_FILTER = 50_000;
 
 export interface PreparedDocs {
   ids: DocId[];

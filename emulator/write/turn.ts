@@ -10,7 +10,7 @@
 import { searchesActive, searchesIdle } from '../vector/index';
 
 /** Longest a write works on the request thread before other requests get a turn. */
-export const WRITE_SLICE_MS = 4;
+const WRITE_SLICE_MS = 4;
 
 export interface TurnBudget {
   budgetMs: number;

@@ -66,7 +66,7 @@ export interface BacklogConfig {
   resultsDir: string;
 }
 
-export const REAL_SERVICE_THRESHOLDS = {
+const REAL_SERVICE_THRESHOLDS = {
   ltStartBytes: 512 * 2 ** 20,
   ltCapBytes: Math.floor(1.75 * 2 ** 30),
   gtStartBytes: Math.floor(2.1 * 2 ** 30),

@@ -24,7 +24,7 @@ export const BACKLOG_METRIC = {
 
 export type Edge = 'start' | 'end';
 
-export function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
+function cellTags(phase: PhaseName, consistency: Consistency): { phase: string; consistency: string } {
   return { phase, consistency };
 }
 

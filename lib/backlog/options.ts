@@ -19,7 +19,7 @@ export function scenarioSeconds(c: BacklogConfig): number {
 }
 
 /** Queries for the whole bounded duration (QUERY_MODE decides the load); iterations after the last cell are no-ops. */
-export function queryScenario(c: BacklogConfig, durationS: number) {
+function queryScenario(c: BacklogConfig, durationS: number) {
   return sharedQueryScenario(c.load, {
     durationMs: durationS * 1000,
     gracefulStopMs: QUERY_GRACEFUL_STOP_MS,
@@ -27,7 +27,7 @@ export function queryScenario(c: BacklogConfig, durationS: number) {
 }
 
 /** Writers loop for the same duration; each iteration is one write (or waits until one is due). */
-export function writerScenario(c: BacklogConfig, durationS: number) {
+function writerScenario(c: BacklogConfig, durationS: number) {
   return {
     executor: 'constant-vus',
     exec: 'write',
@@ -38,7 +38,7 @@ export function writerScenario(c: BacklogConfig, durationS: number) {
 }
 
 /** Recall samples for the same duration (none with RECALL_RATE=0): two VUs a rate unit, as the query VUs. */
-export function recallScenario(c: BacklogConfig, durationS: number) {
+function recallScenario(c: BacklogConfig, durationS: number) {
   const vus = Math.max(2, Math.ceil(c.recallRate));
   return {
     executor: 'constant-arrival-rate',

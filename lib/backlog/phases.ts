@@ -21,13 +21,11 @@ import type { Consistency } from '../turbopuffer-wire';
 import type { BacklogConfig } from './config';
 
 export {
-  cellLengthMs,
   initialState,
   type MachineState,
   nextTick,
   type Reading,
   type Schedule,
-  type StartRange,
   startRange,
   TICK_MS,
 } from '../phase-machine';
@@ -44,10 +42,10 @@ export const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual'];
  * seconds apart (the executor hands iterations to its VUs in turn: 2 s in the local profile), so it may see a gate
  * open a tick or two after the writer did; without the hold such a VU lost its last sample of the phase.
  */
-export const PHASE_HOLD_MS = 2 * TICK_MS;
+const PHASE_HOLD_MS = 2 * TICK_MS;
 
 /** The hold of PHASES[phase]: none for idle, whose start (t0) every VU knows exactly. */
-export function holdMs(phase: number): number {
+function holdMs(phase: number): number {
   return phase === 0 ? 0 : PHASE_HOLD_MS;
 }
 

@@ -93,5 +93,3 @@ export const PROFILES = {
     env: {},
   },
 } satisfies Record<string, Profile>;
-
-export type ProfileName = keyof typeof PROFILES;

@@ -26,7 +26,7 @@ export function progressEvent(slot: Slot): string {
   return `${slot.phase}/${slot.stage}/${slot.consistency}`;
 }
 
-export function gateText(phase: PhaseName, g: Gates): string {
+function gateText(phase: PhaseName, g: Gates): string {
   if (phase === 'idle') return 'no gate';
   if (phase === 'indexing_below_limit')
     return `gate ${formatBytes(g.ltStartBytes)} to ${formatBytes(g.ltCapBytes)}`;

@@ -4,9 +4,6 @@
 import type { Consistency } from '../turbopuffer-wire';
 import type { PhaseName } from './phases';
 
-export const PUBLISHED_BACKLOG_CONDITIONS =
-  'turbopuffer gcp-us-central1, 2026-06-05; 8 closed-loop query workers, 60 s measured per cell; limit 2 GiB';
-
 export interface PublishedBacklogRow {
   phase: PhaseName;
   consistency: Consistency;

@@ -43,11 +43,7 @@ export function backlogSeriesThresholds(c: BacklogConfig): Thresholds {
 }
 
 /** Cells' measured windows, their warm-ups and the phases (first warm-up to last window end) on the series clock. */
-export function backlogWindows(
-  cells: readonly Cell[],
-  originMs: number,
-  warmupS: number,
-): TimeSeriesWindow[] {
+function backlogWindows(cells: readonly Cell[], originMs: number, warmupS: number): TimeSeriesWindow[] {
   const out: TimeSeriesWindow[] = [];
   const phases = new Map<string, { start: number; end: number }>();
   for (const cell of cells) {

@@ -52,7 +52,7 @@ export function valueIndex(c: AttributeColumn, id: number): number {
 }
 
 /** Characters after the `v` of every string value of the column (and of its filter bounds, up to `cardinality`). */
-export function stringDigits(cardinality: number): number {
+function stringDigits(cardinality: number): number {
   return Math.max(MIN_STRING_DIGITS, String(cardinality).length);
 }
 

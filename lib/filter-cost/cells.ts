@@ -15,7 +15,7 @@ import { filterFor, formatPercentTag, type LeafFilter } from './selectivity';
  * - `filter_ordered`: the filter, ranked by the attribute (`rank_by [attr, asc]`): the first page of a sorted,
  *   filtered listing, no vector work.
  */
-export const SHAPES = ['ann_only', 'ann_filtered', 'filter_ordered'] as const;
+const SHAPES = ['ann_only', 'ann_filtered', 'filter_ordered'] as const;
 export type Shape = (typeof SHAPES)[number];
 
 export const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual'];

@@ -19,7 +19,7 @@ export const TEARDOWN_TIMEOUT_S = 300;
 export const JIT_SCENARIO = 'jit_warmup';
 
 /** A filter's measured share may differ from its target by this factor at most (the smoke run's acceptance). */
-export const SELECTIVITY_TOLERANCE = 0.2;
+const SELECTIVITY_TOLERANCE = 0.2;
 
 export function filterCostThresholds(
   c: Pick<FilterCostConfig, 'load' | 'target'>,

@@ -48,5 +48,3 @@ export const PROFILES = {
     env: {},
   },
 } satisfies Record<string, Profile>;
-
-export type ProfileName = keyof typeof PROFILES;

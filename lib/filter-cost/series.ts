@@ -54,7 +54,7 @@ export function filterCostSeriesThresholds(c: FilterCostConfig, plan: Timeline):
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** One configuration's polls on the study clock. */
-export function pollSeries(polls: readonly Poll[], originS: number): MetadataSeries {
+function pollSeries(polls: readonly Poll[], originS: number): MetadataSeries {
   const out: MetadataSeries = { t_s: [], unindexed_bytes: [], rows: [], rows_indexed: [] };
   for (const [t, bytes, , approxRowCount, unindexedRows] of polls) {
     const counts = pollRowCounts(approxRowCount, unindexedRows);

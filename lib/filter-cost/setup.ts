@@ -20,7 +20,7 @@ import { configurationStartLine } from './progress';
 import { countMatches, probeRecall } from './recall-probes';
 import type { ConfigurationData, SetupData } from './setup-data';
 
-export function namespaceOf(prefix: string, configuration: string): string {
+function namespaceOf(prefix: string, configuration: string): string {
   return `${prefix}-${configuration}`;
 }
 

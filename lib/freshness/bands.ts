@@ -17,7 +17,7 @@ export type BandName = (typeof BANDS)[number];
 export type BandTag = BandName | 'transition';
 
 /** How long every VU stays in a gated band past its window: as experiment 1's PHASE_HOLD_MS. */
-export const BAND_HOLD_MS = 2 * TICK_MS;
+const BAND_HOLD_MS = 2 * TICK_MS;
 
 /** Each band's backlog gate [min, max] in bytes (max Infinity: no upper bound); idle has none. */
 export interface BandGate {

@@ -53,7 +53,7 @@ export interface FreshnessConfig {
   resultsDir: string;
 }
 
-export const SERVICE_LIMITS = { tailLimitBytes: 128 * 2 ** 20, backlogLimitBytes: 2 * 2 ** 30 } as const;
+const SERVICE_LIMITS = { tailLimitBytes: 128 * 2 ** 20, backlogLimitBytes: 2 * 2 ** 30 } as const;
 
 /** The sampled queries: three per iteration (ANN strong, ANN eventual, exact kNN as the truth), 2 a second. */
 const LOAD_DEFAULTS = { rate: 2, workers: 2 };

@@ -10,10 +10,10 @@ import { TEARDOWN_TIMEOUT_S } from './cost-plan';
 import { freshnessThresholds } from './thresholds';
 
 /** How long the sampled queries may finish after the bands. */
-export const SAMPLE_GRACEFUL_STOP_MS = 10_000;
+const SAMPLE_GRACEFUL_STOP_MS = 10_000;
 
 /** VUs the probe scenario needs: one per probe being read at once, at most PROBE_TIMEOUT_S each. */
-export function probeVus(c: FreshnessConfig): number {
+function probeVus(c: FreshnessConfig): number {
   return Math.ceil(c.probeRate * (c.probeTimeoutS + 5)) + 2;
 }
 

@@ -16,7 +16,7 @@ export interface RunRecord extends RunOutcome, RunStatus {
   versions: Versions;
 }
 
-export function targetRecord(target: Target, emulator: EmulatorInfo | null): RunRecord['target'] {
+function targetRecord(target: Target, emulator: EmulatorInfo | null): RunRecord['target'] {
   return { kind: target.kind, base_url: target.baseUrl, emulator };
 }
 

@@ -9,7 +9,7 @@ export interface RunStatus {
   status_reason: string | null;
 }
 
-export const COMPLETE: RunStatus = { status: 'complete', status_reason: null };
+const COMPLETE: RunStatus = { status: 'complete', status_reason: null };
 
 /**
  * `plannedEndMs` is the earliest moment the scenarios can all have ended (epoch ms); `where` names the part of the

@@ -3,7 +3,7 @@
 import { queryKeys } from '../metric-names';
 
 /** The tags of one cell's measured queries. */
-export function cellTags(topK: number): { top_k: string; phase: string } {
+function cellTags(topK: number): { top_k: string; phase: string } {
   return { top_k: String(topK), phase: 'measured' };
 }
 

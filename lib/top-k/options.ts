@@ -10,7 +10,7 @@ import { WINDOW_GAP_MS, windows } from './schedule';
 
 export const TEARDOWN_TIMEOUT_S = 60;
 
-export function topKThresholds(c: Pick<TopKConfig, 'topKs' | 'load'>): Thresholds {
+function topKThresholds(c: Pick<TopKConfig, 'topKs' | 'load'>): Thresholds {
   const t: Thresholds = {};
   if (c.load.mode === 'arrival') t.dropped_iterations = ['count==0'];
   for (const topK of c.topKs) {

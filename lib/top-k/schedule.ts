@@ -14,7 +14,7 @@ export interface Window {
   measuredMs: number;
 }
 
-export function scenarioName(topK: number): string {
+function scenarioName(topK: number): string {
   return `top_k_${topK}`;
 }
 

@@ -17,7 +17,7 @@ import {
   welch,
 } from './stats';
 
-export const FIGURES = [...PERCENTILES, 'errors', 'qps'] as const;
+const FIGURES = [...PERCENTILES, 'errors', 'qps'] as const;
 export type Figure = (typeof FIGURES)[number];
 
 /** The change of one figure in one cell. */

@@ -30,7 +30,7 @@ function num(x: number, unit: Figure): string {
 const signed = (x: number, digits = 1) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(digits)}`;
 
 /** `*` significant at 95 %, `≈` judged and not significant, `?` nothing to judge it with. */
-export function mark(c: Change): string {
+function mark(c: Change): string {
   return c.significant === true ? '*' : c.significant === false ? '≈' : '?';
 }
 

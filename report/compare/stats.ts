@@ -2,7 +2,7 @@
 // distributions come from jstat.
 import jStat from 'jstat';
 
-export const CONFIDENCE = 0.95;
+const CONFIDENCE = 0.95;
 const Z = jStat.normal.inv(1 - (1 - CONFIDENCE) / 2, 0, 1);
 
 /** A change B − A with its interval (null: unbounded on that side, or not computable) and p-value. */

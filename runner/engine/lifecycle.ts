@@ -29,7 +29,7 @@ import { runSetup, runTeardown } from './setup-teardown';
 import { VuPool } from './vu-pool';
 
 /** What every realm of the run starts from; each adds its mode, VU id, signal words and HTTP port. */
-export type RealmTemplate = Omit<RealmData, 'mode' | 'vuId' | 'signal' | 'httpPort'>;
+type RealmTemplate = Omit<RealmData, 'mode' | 'vuId' | 'signal' | 'httpPort'>;
 
 /** What the coordinator of `bench run --instances` hands each instance once setup() returned. */
 export interface HandedSetup {
@@ -79,7 +79,7 @@ export interface RemoteScenarios {
 }
 
 /** SIGINT/SIGTERM as the lifecycle sees them: how many came so far, and what the first one does. */
-export interface Interruptions {
+interface Interruptions {
   readonly count: number;
   onFirst: (() => void) | undefined;
 }

@@ -89,7 +89,7 @@ export interface VuPlacement {
 }
 
 /** Host threads when the runner chooses: one per CPU but one, left to the main thread (samples, outputs). */
-export function defaultHostThreads(): number {
+function defaultHostThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 

@@ -7,7 +7,7 @@ import type { ScenarioInfo } from '../vu/wire';
 import type { VuHandle } from './realm-handle';
 import type { VuPool } from './vu-pool';
 
-export type ScenarioState = 'waiting' | 'running' | 'stopping' | 'done' | 'interrupted';
+type ScenarioState = 'waiting' | 'running' | 'stopping' | 'done' | 'interrupted';
 
 /** What the progress display and exec facts read while a scenario runs. */
 export interface ScenarioProgress {

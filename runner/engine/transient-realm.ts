@@ -12,7 +12,7 @@ export type TransientReply =
   | { type: 'aborted'; message: string };
 
 /** How long a setup() that ran past its timeout may take to undo what it made before its thread is stopped. */
-export const CLEANUP_GRACE_MS = 30_000;
+const CLEANUP_GRACE_MS = 30_000;
 
 export async function runTransientRealm(
   mode: Exclude<RealmMode, 'vu'>,

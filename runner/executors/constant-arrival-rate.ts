@@ -35,7 +35,7 @@ export function readArrivalPool(r: FieldReader): {
   return { timeUnit, preAllocatedVUs, maxVUs };
 }
 
-export function parseConstantArrivalRate(name: string, r: FieldReader): ConstantArrivalRateConfig {
+function parseConstantArrivalRate(name: string, r: FieldReader): ConstantArrivalRateConfig {
   const base = readBase(name, 'constant-arrival-rate', r);
   const rate = r.int('rate', undefined);
   const duration = r.duration('duration', undefined);

@@ -11,7 +11,7 @@ export interface ConstantVusConfig extends BaseScenarioConfig {
   duration: number;
 }
 
-export function parseConstantVus(name: string, r: FieldReader): ConstantVusConfig {
+function parseConstantVus(name: string, r: FieldReader): ConstantVusConfig {
   const base = readBase(name, 'constant-vus', r);
   const vus = r.int('vus', 1);
   const duration = r.duration('duration', undefined);

@@ -19,7 +19,7 @@ const EXECUTORS = {
 } satisfies { [K in string]: Executor<BaseScenarioConfig & { executor: K }, never> };
 
 type Table = typeof EXECUTORS;
-export type ExecutorName = keyof Table;
+type ExecutorName = keyof Table;
 
 /** A parsed scenario of any executor. */
 export type ScenarioConfig = {

@@ -13,7 +13,7 @@ export interface PerVuIterationsConfig extends BaseScenarioConfig {
   maxDuration: number;
 }
 
-export function parsePerVuIterations(name: string, r: FieldReader): PerVuIterationsConfig {
+function parsePerVuIterations(name: string, r: FieldReader): PerVuIterationsConfig {
   const base = readBase(name, 'per-vu-iterations', r);
   const vus = r.int('vus', 1);
   const iterations = r.int('iterations', 1);

@@ -17,7 +17,7 @@ export interface RampingArrivalRateConfig extends BaseScenarioConfig, ArrivalPoo
   maxVUs: number;
 }
 
-export function parseRampingArrivalRate(name: string, r: FieldReader): RampingArrivalRateConfig {
+function parseRampingArrivalRate(name: string, r: FieldReader): RampingArrivalRateConfig {
   const base = readBase(name, 'ramping-arrival-rate', r);
   const startRate = r.int('startRate', 0);
   const stages = r.stages('stages');

@@ -20,7 +20,7 @@ export interface RampingVusConfig extends BaseScenarioConfig {
   changes?: VuCountChange[];
 }
 
-export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig {
+function parseRampingVus(name: string, r: FieldReader): RampingVusConfig {
   const base = readBase(name, 'ramping-vus', r);
   const startVUs = r.int('startVUs', 1);
   const stages = r.stages('stages');
@@ -31,7 +31,7 @@ export function parseRampingVus(name: string, r: FieldReader): RampingVusConfig 
   return { ...base, executor: 'ramping-vus', startVUs, stages, gracefulRampDown };
 }
 
-export function rampingVusMax(c: Pick<RampingVusConfig, 'startVUs' | 'stages'>): number {
+function rampingVusMax(c: Pick<RampingVusConfig, 'startVUs' | 'stages'>): number {
   return Math.max(c.startVUs, ...c.stages.map((s) => s.target));
 }
 

@@ -192,5 +192,3 @@ export class ExecutionTuple {
     return new ExecutionTuple(segments, index);
   }
 }
-
-export const WHOLE_TEST = ExecutionTuple.of(undefined, undefined);

@@ -12,7 +12,7 @@ export interface SharedIterationsConfig extends BaseScenarioConfig {
   maxDuration: number;
 }
 
-export function parseSharedIterations(name: string, r: FieldReader): SharedIterationsConfig {
+function parseSharedIterations(name: string, r: FieldReader): SharedIterationsConfig {
   const base = readBase(name, 'shared-iterations', r);
   const vus = r.int('vus', 1);
   const iterations = r.int('iterations', 1);

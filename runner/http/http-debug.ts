@@ -9,7 +9,7 @@ export type HttpDebugMode = '' | 'headers' | 'full';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
 /** A credential header value with its secret part masked (the auth scheme stays visible for debugging). */
-export function maskSecretHeader(name: string, value: string): string {
+function maskSecretHeader(name: string, value: string): string {
   if (!SECRET_HEADERS.has(name.toLowerCase())) return value;
   const space = value.indexOf(' ');
   return space > 0 ? `${value.slice(0, space)} ****` : '****';

@@ -1,7 +1,7 @@
 // Where a 3xx response leads, by Go's client rules (which k6 inherits): 301/302/303 turn anything but GET/HEAD into
 // a bodiless GET, 307/308 resend the method and body; only http(s) Locations are followed. Pure.
 
-export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 export interface RedirectHop {
   url: URL;

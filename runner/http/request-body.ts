@@ -75,7 +75,7 @@ function escapeQuotes(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
-export function encodeMultipart(
+function encodeMultipart(
   body: Record<string, unknown>,
   boundary: string,
   warn: (message: string) => void,

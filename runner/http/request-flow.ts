@@ -49,7 +49,7 @@ function responseTimings(t: PhaseTimings): ResponseTimings {
 }
 
 /** Thrown to the script for a failed request when `throw` is on. */
-export class RequestFailedError extends Error {
+class RequestFailedError extends Error {
   override name = 'RequestFailedError';
 }
 

@@ -5,8 +5,8 @@ import { parseDuration } from '../../core/durations';
 import type { HttpModuleOptions } from '../modules/module-host';
 import { type ExpectedStatuses, toResponseCallback } from './expected-statuses';
 
-export type ResponseType = 'text' | 'binary' | 'none';
-export type Compression = 'gzip' | 'deflate' | 'br' | 'zstd';
+type ResponseType = 'text' | 'binary' | 'none';
+type Compression = 'gzip' | 'deflate' | 'br' | 'zstd';
 
 export interface NormalisedParams {
   /** Header name -> value, names as written (case kept for the wire; lookups are case-insensitive). */

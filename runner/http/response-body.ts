@@ -71,7 +71,7 @@ export function decompress(bytes: Uint8Array, contentEncoding: string | undefine
 }
 
 /** True for encodings this runner decodes (others are passed through untouched, as Go does). */
-export function isDecodedEncoding(contentEncoding: string): boolean {
+function isDecodedEncoding(contentEncoding: string): boolean {
   return contentEncoding
     .split(',')
     .map((e) => e.trim().toLowerCase())

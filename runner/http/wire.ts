@@ -39,18 +39,18 @@ export interface RequestMessage {
 }
 
 /** VU -> I/O worker: stop a request (interrupted iteration); no reply is sent for it. */
-export interface CancelMessage {
+interface CancelMessage {
   t: 'cancel';
   id: number;
 }
 
 /** VU -> I/O worker: close this VU's idle keep-alive connections (k6 noVUConnectionReuse, at iteration end). */
-export interface CloseIdleMessage {
+interface CloseIdleMessage {
   t: 'closeIdle';
 }
 
 /** VU -> I/O worker: the VU's shared body buffer from now on (sent once per buffer, before the request using it). */
-export interface SharedBodyMessage {
+interface SharedBodyMessage {
   t: 'sharedBody';
   buffer: SharedArrayBuffer;
 }

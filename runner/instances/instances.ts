@@ -28,7 +28,7 @@ import { createOwnedDir, INSTANCES_DIR_PREFIX } from '../owned-temp-dirs';
 /** Set in an instance's environment: it talks to its coordinator through stdin and stdout (coordinatorLink). */
 export const INSTANCE_ENV = 'BENCH_INSTANCE';
 /** The line an instance writes on stdout once its VUs are initialised. */
-export const READY_LINE = '{"bench_instance":"ready"}';
+const READY_LINE = '{"bench_instance":"ready"}';
 
 /** Flags the coordinator keeps for itself: the instances write one JSON stream each, nothing else. */
 const COORDINATOR_FLAGS = new Set([
@@ -43,7 +43,7 @@ const COORDINATOR_FLAGS = new Set([
 const SEGMENT_FLAGS = new Set(['execution-segment', 'execution-segment-sequence']);
 
 /** `0,1/N,2/N,…,1` and the segments of it. */
-export function evenSequence(n: number): { sequence: string; segments: string[] } {
+function evenSequence(n: number): { sequence: string; segments: string[] } {
   const point = (i: number) => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   return {
     sequence: Array.from({ length: n + 1 }, (_, i) => point(i)).join(','),
@@ -55,13 +55,7 @@ export function evenSequence(n: number): { sequence: string; segments: string[] 
  * The arguments of instance `index`: the user's flags without those the coordinator keeps, its segment, and its
  * --out json file `stream`, then the script.
  */
-export function instanceArgs(
-  argv: string[],
-  script: string,
-  n: number,
-  index: number,
-  stream: string,
-): string[] {
+function instanceArgs(argv: string[], script: string, n: number, index: number, stream: string): string[] {
   const { sequence, segments } = evenSequence(n);
   const args: RunArg[] = splitRunArgs(argv);
   const bad = args.find((a) => a.flag && SEGMENT_FLAGS.has(a.flag.name));

@@ -29,7 +29,7 @@ export interface MergeStreamsInput {
  * `experiment` and `setup_data`, which every runner of a split test writes with the same data) gives its member,
  * any other JSON value is the data itself.
  */
-export function setupDataOf(file: string, text: string): string {
+function setupDataOf(file: string, text: string): string {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -6,7 +6,7 @@
 
 type Values = Record<string, unknown>;
 
-export interface ExportGroup {
+interface ExportGroup {
   name: string;
   path: string;
   id: string;

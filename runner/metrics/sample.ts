@@ -1,7 +1,7 @@
 // One metric sample as every part of the runner passes it around, and its time unit.
 
 /** Epoch milliseconds with sub-millisecond precision (performance.timeOrigin + performance.now()). */
-export type EpochMs = number;
+type EpochMs = number;
 
 /** True when a tag or metadata record has no key (no array of keys allocated: this runs for every sample). */
 export function isEmptyRecord(record: Readonly<Record<string, string>>): boolean {

@@ -4,7 +4,7 @@
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 export type ValueType = 'default' | 'time' | 'data';
 
-export interface Sink {
+interface Sink {
   add(value: number): void;
   /** Number of samples received. */
   readonly samples: number;

@@ -5,7 +5,7 @@ import type { Series } from '../metrics/aggregator';
 import type { Metric } from '../metrics/registry';
 import { LineWriter, type Output, type OutputErrorSink, TimeFormatter } from './output';
 
-export type CsvTimeFormat = 'unix' | 'unix_milli' | 'unix_micro' | 'unix_nano' | 'rfc3339' | 'rfc3339_nano';
+type CsvTimeFormat = 'unix' | 'unix_milli' | 'unix_micro' | 'unix_nano' | 'rfc3339' | 'rfc3339_nano';
 const TIME_FORMATS: CsvTimeFormat[] = [
   'unix',
   'unix_milli',

@@ -8,7 +8,7 @@ import { JsonOutput } from './json';
 import type { Output, OutputErrorSink } from './output';
 import type { OutputTarget } from './writable';
 
-export const OUTPUT_TYPES = ['json', 'csv', 'web-dashboard'];
+const OUTPUT_TYPES = ['json', 'csv', 'web-dashboard'];
 
 /** `--out web-dashboard[=params]` is not a sample sink like the others: run-test.ts starts it (web-dashboard/). */
 export const WEB_DASHBOARD = 'web-dashboard';

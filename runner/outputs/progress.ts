@@ -45,7 +45,7 @@ export interface RequestCounts {
 export type RunPhase = 'init' | 'setup' | 'running' | 'teardown';
 
 /** A non-TTY line is printed at least this often while nothing else happens. */
-export const LINE_INTERVAL_MS = 10_000;
+const LINE_INTERVAL_MS = 10_000;
 
 function scenarioLine(
   p: ScenarioProgress,

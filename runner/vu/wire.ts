@@ -73,7 +73,7 @@ export interface InitReport {
   unknownOptionWarning?: string;
 }
 
-export interface LogMessage {
+interface LogMessage {
   type: 'log';
   level: 'debug' | 'info' | 'warn' | 'error';
   message: string;

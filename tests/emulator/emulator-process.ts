@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BENCH_JS = fileURLToPath(new URL('../../dist/bench.js', import.meta.url));
 
-export interface ProcessExit {
+interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

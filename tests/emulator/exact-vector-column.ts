@@ -19,7 +19,7 @@ function has(set: Uint32Array | undefined, row: number): boolean {
   return set !== undefined && row >>> 5 < set.length && (set[row >>> 5] & (1 << (row & 31))) !== 0;
 }
 
-export class ExactVectorColumn implements VectorColumn {
+class ExactVectorColumn implements VectorColumn {
   private data = new Float32Array(0);
   rowCount = 0;
   indexedRows = 0;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const FIXTURES = join(ROOT, 'tests/runner/fixtures');
+const FIXTURES = join(ROOT, 'tests/runner/fixtures');
 
 export interface RunResult {
   code: number | null;

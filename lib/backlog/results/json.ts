@@ -43,7 +43,7 @@ export interface RunInfo {
   versions: Versions;
 }
 
-export function configKnobs(c: BacklogConfig, seed: number): BacklogResult['config'] {
+function configKnobs(c: BacklogConfig, seed: number): BacklogResult['config'] {
   return {
     TURBOPUFFER_BASE_URL: c.target.baseUrl,
     NAMESPACE: c.namespace ?? null,
@@ -101,7 +101,7 @@ export function buildResult(data: SummaryData, config: BacklogConfig, run: RunIn
 }
 
 /** Which cell was measuring at `atMs`, or the last one that ended before it. */
-export function whereStopped(cells: readonly Cell[], atMs: number): string {
+function whereStopped(cells: readonly Cell[], atMs: number): string {
   const ms = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
   const during = cells.find((c) => ms(c.window.start) <= atMs && atMs < ms(c.window.end));
   if (during) return `during the ${during.phase}, ${during.consistency} cell`;

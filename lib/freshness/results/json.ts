@@ -39,7 +39,7 @@ export interface RunInfo {
   versions: Versions;
 }
 
-export function configKnobs(c: FreshnessConfig, seed: number): FreshnessResult['config'] {
+function configKnobs(c: FreshnessConfig, seed: number): FreshnessResult['config'] {
   return {
     TURBOPUFFER_BASE_URL: c.target.baseUrl,
     NAMESPACE: c.namespace ?? null,

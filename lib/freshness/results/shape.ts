@@ -7,7 +7,7 @@ import type { BandName } from '../bands';
 import type { RESULTS } from '../metric-keys';
 import type { ReadKind } from '../probe';
 
-export type Verdict = 'holds' | 'does not hold' | 'cannot show locally' | 'not measured';
+type Verdict = 'holds' | 'does not hold' | 'cannot show locally' | 'not measured';
 
 /** One documented behaviour set against the run (./claims.ts). */
 export interface Claim {

@@ -39,7 +39,7 @@ export interface RunInfo {
   versions: Versions;
 }
 
-export function configKnobs(c: TopKConfig, seed: number): TopKResult['config'] {
+function configKnobs(c: TopKConfig, seed: number): TopKResult['config'] {
   return {
     TURBOPUFFER_BASE_URL: c.target.baseUrl,
     NAMESPACE: c.namespace ?? null,

@@ -11,7 +11,7 @@ import {
 import { type DashboardData, type PeriodFigures, seriesKey } from './recorder';
 
 /** k6 draws the report's graphs only for a test longer than three periods; so does bench. */
-export const MIN_PERIODS = 3;
+const MIN_PERIODS = 3;
 
 type Pick = (f: PeriodFigures | undefined) => number | null;
 

@@ -30,8 +30,8 @@ export interface DashboardConfig {
   openRequested: boolean;
 }
 
-export const DEFAULT_PORT = 5665;
-export const DEFAULT_PERIOD_MS = 10_000;
+const DEFAULT_PORT = 5665;
+const DEFAULT_PERIOD_MS = 10_000;
 
 function fail(message: string): never {
   throw new BenchError(message, EXIT_GENERIC_ERROR);

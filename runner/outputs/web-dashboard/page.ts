@@ -107,7 +107,7 @@ export function dashboardTables(view: DashboardView): string {
   return parts.join('\n');
 }
 
-export function dashboardStatus(view: DashboardView): string {
+function dashboardStatus(view: DashboardView): string {
   return `${view.status}: ${view.elapsedS.toFixed(1)} s, ${total(view.data, 'http_reqs', '').sum} requests`;
 }
 

@@ -16,7 +16,7 @@ import { type LoopbackServer, startLoopbackServer } from './loopback-server';
 export const DIST_IO_WORKER = new URL('../../../dist/http-io.worker.js', import.meta.url);
 
 /** The runner's k6/http defaults with a fixed User-Agent the tests can assert. */
-export function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOptions {
+function httpOptions(over: Partial<HttpModuleOptions> = {}): HttpModuleOptions {
   return { ...defaultHttpOptions(), userAgent: 'bench-test/1', ...over };
 }
 

@@ -19,7 +19,7 @@ import type { FilterCostRunInfo } from '../json';
 
 const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
 /** setup() took a minute: the queries' clock starts then. */
-export const FIXTURE_QUERY_ORIGIN_MS = T0 + 60_000;
+const FIXTURE_QUERY_ORIGIN_MS = T0 + 60_000;
 
 export const fixtureConfig: FilterCostConfig = readFilterCostConfig({
   ROWS: '20000',
@@ -153,7 +153,7 @@ function configurationData(c: FilterCostConfig, plan: StudyPlan, name: string, i
   };
 }
 
-export function fixtureSetup(): SetupData {
+function fixtureSetup(): SetupData {
   const names = fixtureConfig.configurations.map((x) => x.name);
   return {
     prefix: 'bench-filter-cost-fixture',
