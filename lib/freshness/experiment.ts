@@ -25,7 +25,7 @@ export const experiment = defineExperiment<FreshnessResult>({
       requests: q.requests,
       errors: q.errors,
       errorRate: q.requests > 0 ? q.errors / q.requests : null,
-      successQps: null,
+      successQps: (q.requests - q.errors) / Number(r.config.BAND_DURATION_S),
       windowS: Number(r.config.BAND_DURATION_S),
     })),
   // Nobody has published freshness figures: the documented claims are set against each run in its report instead.

@@ -8,6 +8,7 @@ import type { MetadataReading } from '../metadata-poll';
 import type { MachineSlot } from '../phase-machine';
 import type { PhaseTracker } from '../phase-tracker';
 import { recordPoll } from '../series-metrics';
+import { StatusLines } from '../status-lines';
 import { type SeriesClock, seriesClock } from '../time-series';
 import { type TurbopufferClient, upsertBody } from '../turbopuffer-client';
 import { rowBytes } from '../vectors';
@@ -30,6 +31,7 @@ import {
   writeAck,
   writeErrors,
 } from './metrics';
+import { freshnessProgressLine, progressEvent } from './progress';
 import type { SetupData } from './setup-data';
 
 /** How often a waiting writer looks again (metadata itself refreshes once a second). */
@@ -42,6 +44,8 @@ interface WriterVu {
   started: Set<number>;
   written: number;
   clock: SeriesClock;
+  /** Progress lines: only on the VU that ran the scenario's first iteration (one in the whole test). */
+  status: StatusLines | undefined;
 }
 
 export function makeWriter(config: FreshnessConfig, client: TurbopufferClient): (data: SetupData) => void {
@@ -55,6 +59,7 @@ export function makeWriter(config: FreshnessConfig, client: TurbopufferClient): 
       started: new Set(),
       written: 0,
       clock: seriesClock(data.t0, scenariosDurationMs(config)),
+      status: exec.scenario.iterationInTest === 0 ? new StatusLines() : undefined,
     };
     const state = vu;
     const firstId = config.seedRows + exec.scenario.iterationInTest * config.writeBatchRows;
@@ -66,6 +71,16 @@ export function makeWriter(config: FreshnessConfig, client: TurbopufferClient): 
         recordPoll(state.clock, update.reading);
         recordSnapshots(state, update.slot, update.reading);
       }
+      state.status?.offer(Date.now(), progressEvent(update.slot), () =>
+        freshnessProgressLine({
+          slot: update.slot,
+          now: Date.now(),
+          unindexedBytes: update.reading?.unindexedBytes,
+          gates,
+          waitDeadline: state.tracker.waitDeadline(),
+          rowsWritten: state.written,
+        }),
+      );
       const band = update.slot.stage === 'done' ? null : update.slot.phase;
       const rows = band === null ? 0 : batches[band];
       const estimate = (update.reading?.unindexedBytes ?? Number.POSITIVE_INFINITY) + state.sinceReading;
