@@ -2,7 +2,10 @@
 // and 5xx as the write-retry rule says), then a wait until the index has caught up. setup() code: k6 APIs only.
 import { sleep } from 'k6';
 import { formatBytes } from '../core/sizes';
+import { drawSeed, type Target } from './common-knobs';
+import type { EmulatorInfo } from './emulator-info';
 import { readingFrom } from './metadata-poll';
+import { compactTimestamp, fillFreshNamespace } from './namespace-lifecycle';
 import { type TurbopufferClient, upsertBody } from './turbopuffer-client';
 import { rowBytes } from './vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from './write-retry';
@@ -69,4 +72,61 @@ export function waitUntilIndexed(
     sleep(1);
   }
   throw new Error(`the seed rows were not indexed within ${timeoutKnob} (last: ${last})`);
+}
+
+/** What setup() needs to fill a fresh namespace with seeded rows (each experiment's config has these fields). */
+export interface SeededNamespacePlan {
+  target: Target;
+  /** NAMESPACE, or undefined for `<prefix>-<timestamp>`. */
+  namespace: string | undefined;
+  seed: number | undefined;
+  rows: number;
+  dims: number;
+  seedBatchRows: number;
+  setupTimeoutS: number;
+  cleanup: boolean;
+}
+
+/** What every seeded experiment's setup data starts with. */
+export interface SeededNamespace {
+  namespace: string;
+  seed: number;
+  startedAtMs: number;
+  /** The namespaces teardown() deletes with CLEANUP=1 (lib/namespace-lifecycle.ts). */
+  created: string[];
+  /** What the emulator said about itself; null for the real service. */
+  emulator: EmulatorInfo | null;
+  indexed: IndexedSnapshot;
+}
+
+/**
+ * setup()'s common part: names the namespace, draws the seed, prints the cost plan and the seed, then creates the
+ * namespace (refusing an existing one), writes the rows and waits until they are indexed; a failure part-way
+ * deletes what it created (with CLEANUP=1), since teardown() does not run after a failed setup().
+ */
+export function seedFreshNamespace(
+  p: SeededNamespacePlan,
+  client: TurbopufferClient,
+  prefix: string,
+  planText: string,
+): SeededNamespace {
+  const startedAtMs = Date.now();
+  const namespace = p.namespace ?? `${prefix}-${compactTimestamp(startedAtMs)}`;
+  const seed = drawSeed(p.seed);
+  console.log(planText);
+  console.log(`namespace ${namespace}, seed ${seed} (rerun with SEED=${seed} for the same vectors)`);
+  return fillFreshNamespace(client, namespace, p.cleanup, () => {
+    seedRows(client, namespace, { seed, rows: p.rows, dims: p.dims, batchRows: p.seedBatchRows });
+    // A margin inside setupTimeout, so the failure is ours (with a message), not the runner's timeout.
+    const deadline = startedAtMs + p.setupTimeoutS * 1000 - 5000;
+    const indexed = waitUntilIndexed(client, namespace, deadline, `SETUP_TIMEOUT_S=${p.setupTimeoutS}`);
+    return {
+      namespace,
+      seed,
+      startedAtMs,
+      created: [namespace],
+      emulator: p.target.kind === 'emulator' ? client.emulatorInfo() : null,
+      indexed,
+    };
+  });
 }
