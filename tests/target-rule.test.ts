@@ -40,28 +40,20 @@ describe('the target rule', () => {
 
   it('with a key: the real service for the targets that have a service profile, a refusal for the others', () => {
     const env = { ...KEY, ...REGION };
-    expect(TARGETS.map((t) => [t, decide(t, env)])).toEqual([
-      [
-        'backlog',
-        'target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because TURBOPUFFER_API_KEY is set',
-      ],
-      [
-        'backlog-smoke',
-        "refused: make backlog-smoke runs only against the local emulator (its profile needs the emulator's scaled " +
-          'limits), but TURBOPUFFER_API_KEY is set, which means the real service. Unset TURBOPUFFER_API_KEY or add ' +
-          'BENCH_TARGET=emulator; make backlog has a real-service profile',
-      ],
-      [
-        'filter-cost',
-        'target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because TURBOPUFFER_API_KEY is set',
-      ],
-      [
-        'filter-cost-smoke',
-        "refused: make filter-cost-smoke runs only against the local emulator (its profile needs the emulator's " +
-          'scaled limits), but TURBOPUFFER_API_KEY is set, which means the real service. Unset ' +
-          'TURBOPUFFER_API_KEY or add BENCH_TARGET=emulator; make filter-cost has a real-service profile',
-      ],
-    ]);
+    for (const t of TARGETS) {
+      const experiment = MAKE_TARGETS[t].experiment;
+      expect(decide(t, env), t).toBe(
+        t.endsWith('-smoke')
+          ? `refused: make ${t} runs only against the local emulator (its profile needs the emulator's scaled ` +
+              'limits), but TURBOPUFFER_API_KEY is set, which means the real service. Unset TURBOPUFFER_API_KEY or ' +
+              `add BENCH_TARGET=emulator; make ${experiment} has a real-service profile`
+          : 'target: the real turbopuffer service at https://gcp-us-central1.turbopuffer.com, because ' +
+              'TURBOPUFFER_API_KEY is set',
+      );
+    }
+    expect(TARGETS).toEqual(
+      expect.arrayContaining(['backlog', 'backlog-smoke', 'filter-cost', 'filter-cost-smoke']),
+    );
   });
 
   it.each([
