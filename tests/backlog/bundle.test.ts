@@ -18,6 +18,7 @@ describe('build/backlog.js', () => {
       'handleSummary',
       'options',
       'query',
+      'recall',
       'setup',
       'teardown',
       'write',
