@@ -30,12 +30,14 @@ describe('make top-k-smoke', () => {
     const r = JSON.parse(readFileSync(json, 'utf8')) as TopKResult;
     expect(r.status).toBe('complete');
     expect(r.thresholds).toMatchObject({ evaluated: true, passed: true });
-    // 10 queries/s for 1 s per window, no warm-up: exactly 10 measured queries each, none failed.
-    expect(r.cells.map((c) => [c.top_k, c.requests, c.errors])).toEqual([
-      [1, 10, 0],
-      [10, 10, 0],
-      [100, 10, 0],
+    // 10 queries/s for 1 s per window, no warm-up: 10 starts each, none failed. A query still running when its
+    // window's graceful stop ends is interrupted and not counted (k6's rule), which a loaded machine can cause.
+    expect(r.cells.map((c) => [c.top_k, c.errors])).toEqual([
+      [1, 0],
+      [10, 0],
+      [100, 0],
     ]);
+    for (const c of r.cells) expect([9, 10], `top_k ${c.top_k}: ${c.requests} queries`).toContain(c.requests);
     for (const c of r.cells) expect(c.client_ms.p99, `top_k ${c.top_k}`).toBeGreaterThan(0);
     expect(r.config).toMatchObject({ ROWS: 2000, DIMS: 32, TOP_KS: '1,10,100', CONSISTENCY: 'strong' });
     const known = await classifyResult(JSON.parse(readFileSync(json, 'utf8')));
