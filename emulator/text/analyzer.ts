@@ -25,15 +25,15 @@ import { stopwords as spanishStop } from '@orama/stopwords/spanish';
 import { stopwords as swedishStop } from '@orama/stopwords/swedish';
 import { stopwords as tamilStop } from '@orama/stopwords/tamil';
 import { stopwords as turkishStop } from '@orama/stopwords/turkish';
-import { foldMaintaining } from 'fold-to-ascii';
-import { newStemmer } from 'snowball-stemmers';
+import foldToAscii from 'fold-to-ascii';
+import snowballStemmers from 'snowball-stemmers';
 import type { FullTextLanguage, FullTextTokenizer } from '../../lib/turbopuffer-wire';
 import type { StoredValue } from '../wire/values';
 import type { FtsConfig } from './config';
 
 /** Snowball stemmers: snowball-stemmers has every language but Greek, which @orama/stemmers' Snowball port supplies. */
 function snowball(language: Exclude<FullTextLanguage, 'greek'>): (word: string) => string {
-  const stemmer = newStemmer(language);
+  const stemmer = snowballStemmers.newStemmer(language);
   return (word) => stemmer.stem(word);
 }
 
@@ -122,7 +122,7 @@ export function tokenize(text: string, tokenizer: FullTextTokenizer): string[] {
 /** One raw token -> its term, or null when the settings drop it (too long, a stop word). */
 function normalize(token: string, config: FtsConfig, stopwords: ReadonlySet<string> | null): string | null {
   let term = config.caseSensitive ? token : token.toLowerCase();
-  if (config.asciiFolding) term = foldMaintaining(term);
+  if (config.asciiFolding) term = foldToAscii.foldMaintaining(term);
   if (Buffer.byteLength(term) > config.maxTokenLength) return null;
   if (stopwords?.has(config.caseSensitive ? term.toLowerCase() : term)) return null;
   if (config.stemming) term = STEMMERS[config.language](term);
@@ -192,7 +192,7 @@ export class Analyzer {
     if (lastAsPrefix && tokens.length > 0) {
       const last = tokens.pop() as string;
       prefix = this.preTokenized ? last : this.config.caseSensitive ? last : last.toLowerCase();
-      if (this.config.asciiFolding && !this.preTokenized) prefix = foldMaintaining(prefix);
+      if (this.config.asciiFolding && !this.preTokenized) prefix = foldToAscii.foldMaintaining(prefix);
     }
     const terms: string[] = [];
     for (const token of tokens) {
