@@ -2,7 +2,7 @@
 // each row's length in terms (BM25's document length). Built incrementally by the indexer beside the attribute
 // postings; like them they only grow (rows are immutable versions) and dead rows are skipped at query time. A
 // change of an attribute's full-text settings rebuilds its index from row 0 at the next indexing batch; until then
-// queries analyze every row of it as they do the unindexed tail.
+// queries analyze every row of it as they do the unindexed tail. (k1 and b only score: changing them keeps the index.)
 
 import { analyzerFor } from '../text/analyzer';
 import { type FtsConfig, sameAnalysis } from '../text/config';
@@ -39,7 +39,7 @@ export class FtsIndex {
       if (!index || !sameAnalysis(index.config, config)) {
         index = { config, rows: 0, terms: new Map(), lengths: [], sorted: null };
         this.byAttr.set(name, index);
-      }
+      } else index.config = config;
       if (index.rows >= to) continue;
       const column = source.attributes.get(name);
       const analyzer = analyzerFor(config);
@@ -63,6 +63,13 @@ export class FtsIndex {
       }
       index.rows = to;
     }
+  }
+
+  /** The fewest rows any of `attributes` has indexed with its settings (where the next batch starts). */
+  coveredRows(attributes: Iterable<[string, FtsConfig]>): number {
+    let rows = Number.POSITIVE_INFINITY;
+    for (const [name, config] of attributes) rows = Math.min(rows, this.postings(name, config)?.rows ?? 0);
+    return rows === Number.POSITIVE_INFINITY ? 0 : rows;
   }
 
   /** Forgets an attribute's index (dropped, or no longer full-text). */

@@ -350,7 +350,7 @@ export class Namespace {
     // Full-text postings likewise; analyzing text costs more per row than posting a value, so smaller slices.
     const fullText = this.schema.fullText();
     if (fullText.length > 0)
-      for (let at = 0; at < rows; ) {
+      for (let at = this.ftsIndex.coveredRows(fullText); at < rows; ) {
         at = Math.min(rows, at + 5_000);
         this.ftsIndex.addRows(at, this.store, fullText);
         if (this.deleted) return;

@@ -171,7 +171,15 @@ export function describeFtsConfig(config: FtsConfig): FullTextSearchConfig {
   return out;
 }
 
-/** Two settings that tokenize and score alike (an index built with one serves the other). */
+/** Two settings that turn text into the same terms (an index built with one serves the other; k1 and b only score). */
 export function sameAnalysis(a: FtsConfig, b: FtsConfig): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return (
+    a.language === b.language &&
+    a.stemming === b.stemming &&
+    a.removeStopwords === b.removeStopwords &&
+    a.caseSensitive === b.caseSensitive &&
+    a.asciiFolding === b.asciiFolding &&
+    a.tokenizer === b.tokenizer &&
+    a.maxTokenLength === b.maxTokenLength
+  );
 }
