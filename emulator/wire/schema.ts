@@ -179,7 +179,16 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
     if (ann !== undefined && ann !== null && ann !== true && (typeof ann !== 'object' || Array.isArray(ann)))
       throw badRequest(`${field}.ann: expected true or {"distance_metric": ...}`);
     if (ann && typeof ann === 'object') {
-      const metric = (ann as Record<string, unknown>).distance_metric;
+      const { distance_metric: metric, late_interaction: late, ...rest } = ann as Record<string, unknown>;
+      const extra = Object.keys(rest)[0];
+      if (extra !== undefined)
+        throw badRequest(
+          `${field}.ann.${fieldName(extra)}: unknown field (ann takes distance_metric, late_interaction)`,
+        );
+      if (late !== undefined && late !== null && late !== false)
+        throw badRequest(
+          `${field}.ann.late_interaction: needs a multi-vector attribute ([][N]f32), which the emulator does not model`,
+        );
       if (metric !== undefined)
         spec.distanceMetric = parseDistanceMetric(metric, `${field}.ann.distance_metric`);
     }

@@ -267,6 +267,11 @@ describe('write requests', () => {
       'full_text_search: needs a string or []string attribute, not []int',
     ],
     [{ schema: { a: '{}f16' } }, 'schema.a.type: sparse vectors ({}f16) are not modelled'],
+    [
+      { schema: { v: { type: '[2]f32', ann: { late_interaction: true } } } },
+      'schema.v.ann.late_interaction: needs a multi-vector',
+    ],
+    [{ schema: { v: { type: '[2]f32', ann: { metric: 'x' } } } }, 'schema.v.ann.metric: unknown field'],
     [{ sharding: { num_shards: 1.5 } }, 'sharding.num_shards: expected a whole number from 1 to 256'],
     [{ sharding: { num_shards: 2, replicas: 1 } }, 'sharding.replicas: unknown field'],
     [{ sharding: [2] }, 'sharding: expected {"num_shards": n}'],

@@ -365,6 +365,30 @@ describe('schema, write and metadata surface', () => {
     }
   });
 
+  it('sparse values are refused as not modelled, naming the attribute', async () => {
+    const reply = await emu.post('/v2/namespaces/fts-sparse', { upsert_rows: [{ id: 1, sp: { 1: 0.5 } }] });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toMatch(
+      /^attribute sp: .*sparse vector \(\{\}f16\), which the emulator does not model/,
+    );
+    const multi = await emu.post('/v2/namespaces/fts-sparse', {
+      upsert_rows: [
+        {
+          id: 1,
+          vector: [
+            [1, 2],
+            [3, 4],
+          ],
+        },
+      ],
+      distance_metric: 'cosine_distance',
+    });
+    expect(multi.status).toBe(400);
+    expect(multi.body.error).toMatch(
+      /^upsert_rows\[0\]\.vector\[0\]: .*multi-vector documents \(\[\]\[N\]f32\) are not modelled/,
+    );
+  });
+
   it('schema drop removes an attribute from the schema and every document', async () => {
     await seed('fts-drop', [{ id: 1, keep: 'k', gone: 'g', text: 'hello world' }], {
       text: { type: 'string', full_text_search: true },
