@@ -8,7 +8,7 @@ import { analyzerFor } from '../text/analyzer';
 import { type FtsConfig, sameAnalysis } from '../text/config';
 import type { StoredValue } from '../wire/values';
 
-export interface Postings {
+interface Postings {
   rows: number[];
   /** Occurrences of the term in each row of `rows`. */
   tfs: number[];

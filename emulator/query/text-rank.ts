@@ -18,7 +18,7 @@ import { hasBit } from '../vector/bitset';
 import type { RankExpr } from '../wire/rank-expr';
 
 /** BM25's query-term saturation constant (the service reports k3 = 8; the SDK does not let it be set). */
-export const BM25_K3 = 8;
+const BM25_K3 = 8;
 
 /** Rows a rank expression matches, with their scores. */
 export type Scores = Map<number, number>;

@@ -28,7 +28,7 @@ export const LANGUAGES = [
   'turkish',
 ] as const satisfies readonly FullTextLanguage[];
 
-export const TOKENIZERS = [
+const TOKENIZERS = [
   'pre_tokenized_array',
   'word_v0',
   'word_v1',

@@ -23,7 +23,7 @@ export type RankExpr =
   | { op: 'filter'; filter: FilterNode };
 
 /** Rank functions that open an expression: ["Sum", [...]], ["Attribute", "price"], ... */
-export const RANK_FUNCTIONS = ['Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'] as const;
+const RANK_FUNCTIONS = ['Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'] as const;
 const UNMODELLED = new Set(['Saturate', 'Decay', 'Dist']);
 
 /** Whether a rank_by value is a full-text rank expression (as opposed to vector ranking or attribute order). */
@@ -115,19 +115,4 @@ function parseBm25(raw: unknown[], schema: FilterSchema, field: string): RankExp
     );
   const lastAsPrefix = parseTextParams(params, `${field}[3]`);
   return { op: 'bm25', attr, query: { config, ...analyzer.query(input as string | string[], lastAsPrefix) } };
-}
-
-/** The BM25 clauses of an expression (for explain_query and slot counting). */
-export function bm25Clauses(expr: RankExpr): Extract<RankExpr, { op: 'bm25' }>[] {
-  switch (expr.op) {
-    case 'bm25':
-      return [expr];
-    case 'sum':
-    case 'max':
-      return expr.children.flatMap(bm25Clauses);
-    case 'product':
-      return bm25Clauses(expr.child);
-    default:
-      return [];
-  }
 }

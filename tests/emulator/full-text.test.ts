@@ -269,14 +269,18 @@ describe('multi-query fusion', () => {
     const ann = await ids('fts-rrf', body.queries[1]);
     const expected = new Map<unknown, number>();
     for (const list of [bm25, ann])
-      list.forEach((id, r) => expected.set(id, (expected.get(id) ?? 0) + 1 / (60 + r + 1)));
+      list.forEach((id, r) => {
+        expected.set(id, (expected.get(id) ?? 0) + 1 / (60 + r + 1));
+      });
     const reply = await emu.post('/v2/namespaces/fts-rrf/query', body);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.results).toHaveLength(1);
     const fused = reply.body.results[0].rows as { id: number; $dist: number }[];
     const want = [...expected].sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
     expect(fused.map((r) => r.id)).toEqual(want.map(([id]) => id));
-    fused.forEach((r, i) => expect(r.$dist).toBeCloseTo(want[i][1], 12));
+    fused.forEach((r, i) => {
+      expect(r.$dist).toBeCloseTo(want[i][1], 12);
+    });
 
     const paged = await emu.post('/v2/namespaces/fts-rrf/query', { ...body, limit: 2, offset: 1 });
     expect(paged.body.results[0].rows.map((r: { id: number }) => r.id)).toEqual(

@@ -115,9 +115,9 @@ describe('text and hybrid workloads', () => {
     const plain = await ok('/v2/namespaces/shape-hybrid/query', { ...body, rerank_by: undefined });
     const score = new Map<number, number>();
     for (const result of plain.results)
-      result.rows.forEach((row: { id: number }, rank: number) =>
-        score.set(row.id, (score.get(row.id) ?? 0) + 1 / (61 + rank)),
-      );
+      result.rows.forEach((row: { id: number }, rank: number) => {
+        score.set(row.id, (score.get(row.id) ?? 0) + 1 / (61 + rank));
+      });
     const want = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     expect(fused.results[0].rows.map((r: { id: number }) => r.id)).toEqual(want.map(([id]) => id));
   });
