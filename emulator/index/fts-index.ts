@@ -21,6 +21,9 @@ export interface TextPostings {
   terms: Map<string, Postings>;
   /** Terms per row (0 where the row has no value). */
   lengths: number[];
+  /** Rows of [0, rows) with at least one term, and their terms in all: BM25's document count and mean length. */
+  docs: number;
+  totalLength: number;
   /** The terms in code-unit order, for prefix look-ups; null when terms changed since it was built. */
   sorted: string[] | null;
 }
@@ -37,7 +40,7 @@ export class FtsIndex {
     for (const [name, config] of attributes) {
       let index = this.byAttr.get(name);
       if (!index || !sameAnalysis(index.config, config)) {
-        index = { config, rows: 0, terms: new Map(), lengths: [], sorted: null };
+        index = { config, rows: 0, terms: new Map(), lengths: [], docs: 0, totalLength: 0, sorted: null };
         this.byAttr.set(name, index);
       } else index.config = config;
       if (index.rows >= to) continue;
@@ -48,6 +51,8 @@ export class FtsIndex {
         const terms = value === undefined || value === null ? [] : analyzer.valueTerms(value);
         index.lengths[row] = terms.length;
         if (terms.length === 0) continue;
+        index.docs++;
+        index.totalLength += terms.length;
         const counts = new Map<string, number>();
         for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
         for (const [term, tf] of counts) {

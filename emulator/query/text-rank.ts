@@ -15,6 +15,7 @@ import type { Namespace, ReadView } from '../namespace/namespace';
 import { analyzerFor } from '../text/analyzer';
 import type { FtsConfig } from '../text/config';
 import { hasBit } from '../vector/bitset';
+import type { RowBitset } from '../vector/types';
 import type { RankExpr } from '../wire/rank-expr';
 
 /** BM25's query-term saturation constant (the service reports k3 = 8; the SDK does not let it be set). */
@@ -91,18 +92,34 @@ function bm25(ctx: Context, clause: Extract<RankExpr, { op: 'bm25' }>): Scores {
   const tail = tailTerms(ctx, clause.attr, indexed, config);
   const live = (row: number) => !hasBit(view.dead, row);
 
-  let docs = 0;
-  let totalLength = 0;
   const length = (row: number): number =>
     row < indexed ? (index?.lengths[row] ?? 0) : (tail.terms[row - tail.from]?.length ?? 0);
-  for (let row = 0; row < view.rows; row++) {
-    if (!live(row)) continue;
-    const n = length(row);
-    if (n > 0) {
-      docs++;
-      totalLength += n;
+  let docs = 0;
+  let totalLength = 0;
+  if (index && index.rows === indexed) {
+    // The index's totals less its dead rows: a pass over the dead set, not over every row.
+    docs = index.docs;
+    totalLength = index.totalLength;
+    forEachSetBit(view.dead, indexed, (row) => {
+      const n = index.lengths[row];
+      if (n > 0) {
+        docs--;
+        totalLength -= n;
+      }
+    });
+  } else
+    for (let row = 0; row < indexed; row++) {
+      const n = live(row) ? length(row) : 0;
+      if (n > 0) {
+        docs++;
+        totalLength += n;
+      }
     }
-  }
+  for (const rowTerms of tail.terms)
+    if (rowTerms && rowTerms.length > 0) {
+      docs++;
+      totalLength += rowTerms.length;
+    }
   if (docs === 0) return scores;
   const avgLength = totalLength / docs;
 
@@ -157,6 +174,20 @@ function bm25(ctx: Context, clause: Extract<RankExpr, { op: 'bm25' }>): Scores {
     }
   }
   return scores;
+}
+
+/** Calls `visit` with each set bit below `rows`. */
+function forEachSetBit(bits: RowBitset, rows: number, visit: (row: number) => void): void {
+  const words = Math.min(bits.length, Math.ceil(rows / 32));
+  for (let w = 0; w < words; w++) {
+    let word = bits[w];
+    while (word !== 0) {
+      const bit = 31 - Math.clz32(word & -word);
+      const row = w * 32 + bit;
+      if (row < rows) visit(row);
+      word &= word - 1;
+    }
+  }
 }
 
 /** The terms of the live rows [from, view.rows) of an attribute (null: dead or no value). */
