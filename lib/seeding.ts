@@ -10,7 +10,7 @@ import { type TurbopufferClient, upsertBody } from './turbopuffer-client';
 import { rowBytes } from './vectors';
 import { isRetryable, MAX_WRITE_ATTEMPTS, retryDelayMs } from './write-retry';
 
-export interface SeedPlan {
+interface SeedPlan {
   /** Seed of every vector (lib/vectors.ts): the same seed writes the same rows. */
   seed: number;
   /** Rows 0 .. rows-1. */
@@ -20,7 +20,7 @@ export interface SeedPlan {
 }
 
 /** Writes the plan's rows (the schema with the first batch); throws naming the batch that failed for good. */
-export function seedRows(client: TurbopufferClient, namespace: string, plan: SeedPlan): void {
+function seedRows(client: TurbopufferClient, namespace: string, plan: SeedPlan): void {
   const total = plan.rows;
   console.log(
     `seeding ${total} rows (${formatBytes(total * rowBytes(plan.dims))}) in batches of ${plan.batchRows}`,
@@ -54,7 +54,7 @@ export interface IndexedSnapshot {
  * Polls metadata once a second until `index.status` is `up-to-date`; throws before `deadlineMs` (epoch ms) with the
  * last reading, naming `timeoutKnob`, so the failure is the script's, with a message, not the runner's timeout.
  */
-export function waitUntilIndexed(
+function waitUntilIndexed(
   client: TurbopufferClient,
   namespace: string,
   deadlineMs: number,

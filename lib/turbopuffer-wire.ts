@@ -52,8 +52,16 @@ export type FilterLeaf<
   Value extends FilterValue = FilterValue,
 > = [attribute: string, operator: Op, value: Value];
 
+/** A token filter with its options: `[attribute, "ContainsAnyToken", text, {last_as_prefix: true}]`. */
+type TokenFilterLeaf = [
+  attribute: string,
+  operator: 'ContainsAllTokens' | 'ContainsAnyToken' | 'ContainsTokenSequence',
+  value: string | string[],
+  params: TextMatchParams,
+];
+
 /** A filter: a leaf, or filters combined. */
-type Filter = FilterLeaf | ['And', Filter[]] | ['Or', Filter[]] | ['Not', Filter];
+type Filter = FilterLeaf | TokenFilterLeaf | ['And', Filter[]] | ['Or', Filter[]] | ['Not', Filter];
 
 /** Ordering by an attribute (§3.2). */
 type OrderBy = [attribute: string, direction: 'asc' | 'desc'];
@@ -61,18 +69,85 @@ type OrderBy = [attribute: string, direction: 'asc' | 'desc'];
 /** ANN or exact kNN on a vector column, the query vector as numbers or base64 (§3.2). */
 type VectorRank = [column: string, kind: 'ANN' | 'kNN', vector: number[] | string];
 
-type RankBy = VectorRank | OrderBy | OrderBy[];
+/** `last_as_prefix`: the last token of the query text matches as a prefix (type-ahead, §3.2). */
+interface TextMatchParams {
+  last_as_prefix?: boolean;
+}
+
+/** BM25 on a full-text attribute: the query as text, or as tokens for a pre-tokenized attribute (§3.2). */
+type Bm25Rank =
+  | [attribute: string, kind: 'BM25', query: string | string[]]
+  | [attribute: string, kind: 'BM25', query: string | string[], params: TextMatchParams];
+
+/** Full-text rank expressions (§3.2): BM25 clauses combined, weighted, with attribute values and filters (1 when matched). */
+export type TextRank =
+  | Bm25Rank
+  | ['Sum', TextRank[]]
+  | ['Max', TextRank[]]
+  | ['Product', number, TextRank]
+  | ['Product', TextRank, number]
+  | ['Attribute', attribute: string]
+  | Filter;
+
+type RankBy = VectorRank | OrderBy | OrderBy[] | TextRank;
+
+/** Fusion of a multi-query's sub-query results (§3.6): reciprocal rank fusion. */
+type RerankBy = ['RRF'] | ['RRF', { rank_constant?: number; weights?: number[] }];
 
 /** An aggregation (§3.1): a count of rows, of an attribute's non-null values, or a sum. */
 export type AggregateFunction = ['Count'] | ['Count', attribute: string] | ['Sum', attribute: string];
 
-/** A schema entry's options (§2.2); the emulator refuses full_text_search, fuzzy, embed and sparse_knn. */
+/** A full-text attribute's language: its stop words and Snowball stemmer (§2.2). */
+export type FullTextLanguage =
+  | 'arabic'
+  | 'danish'
+  | 'dutch'
+  | 'english'
+  | 'finnish'
+  | 'french'
+  | 'german'
+  | 'greek'
+  | 'hungarian'
+  | 'italian'
+  | 'norwegian'
+  | 'portuguese'
+  | 'romanian'
+  | 'russian'
+  | 'spanish'
+  | 'swedish'
+  | 'tamil'
+  | 'turkish';
+
+/** How a full-text attribute splits text into tokens (§2.2). */
+export type FullTextTokenizer =
+  | 'pre_tokenized_array'
+  | 'word_v0'
+  | 'word_v1'
+  | 'word_v2'
+  | 'word_v3'
+  | 'word_v4';
+
+/** `full_text_search`'s options (§2.2), as the Python SDK 3.1 types them, plus `index_prefixes` (tpufbench sends it). */
+export interface FullTextSearchConfig {
+  language?: FullTextLanguage;
+  stemming?: boolean;
+  remove_stopwords?: boolean;
+  case_sensitive?: boolean;
+  ascii_folding?: boolean;
+  tokenizer?: FullTextTokenizer;
+  k1?: number;
+  b?: number;
+  max_token_length?: number;
+  index_prefixes?: boolean;
+}
+
+/** A schema entry's options (§2.2); the emulator refuses fuzzy, embed and sparse_knn. */
 export interface SchemaOptions {
   /** `string`, `int`, `[]int`, `[768]f32`, ... */
   type: string;
   filterable?: boolean;
   ann?: boolean | { distance_metric?: DistanceMetric };
-  full_text_search?: unknown;
+  full_text_search?: boolean | FullTextSearchConfig;
   regex?: boolean;
   glob?: boolean;
   fuzzy?: unknown;
@@ -80,8 +155,8 @@ export interface SchemaOptions {
   sparse_knn?: unknown;
 }
 
-/** A schema entry: a type name alone, or with its options. */
-type SchemaEntry = string | SchemaOptions;
+/** A schema entry: a type name alone, with its options, or `{drop: true}` (removes the attribute, §2.2). */
+type SchemaEntry = string | SchemaOptions | { drop: true };
 
 /** copy_from_namespace's object form, as the SDKs send it. */
 export interface CopyFromNamespace {
@@ -116,6 +191,7 @@ export interface WriteFields {
   create_namespace?: boolean;
   branch_from_namespace?: unknown;
   encryption?: { mode: string };
+  /** On a namespace's first write only (§2.1). */
   sharding?: { num_shards: number };
 }
 
@@ -158,6 +234,8 @@ export interface QueryRequestFields extends QueryFields {
   consistency?: { level: Consistency; max_staleness_seconds?: number };
   vector_encoding?: VectorEncoding;
   queries?: QueryFields[];
+  /** With `queries`: fuse the sub-queries' rows into one result; `limit` and `offset` then apply to it (§3.6). */
+  rerank_by?: RerankBy;
 }
 
 /** The query the experiments send: ANN or exact kNN on the vector, or order by an attribute. */
@@ -190,6 +268,7 @@ interface QueryPerformance {
 }
 
 export interface QueryResponse {
+  /** `$dist`: the distance for vector ranking, the score for full-text and fused ranking. */
   rows?: { id: number | string; $dist?: number }[];
   /** With aggregate_by: label -> value. */
   aggregations?: Record<string, number>;
@@ -202,6 +281,17 @@ export interface NamespaceMetadata {
   approx_row_count?: number;
   approx_logical_bytes?: number;
   index?: { status: 'up-to-date' | 'updating'; unindexed_bytes?: number; unindexed_rows?: number };
+  /** Present only when pinned (§4). */
+  pinning?: { replicas?: number };
+  /** Present only when true (§4). */
+  read_only?: boolean;
+  sharding?: { num_shards: number };
+}
+
+/** PATCH /v1/namespaces/:ns/metadata (§4). */
+export interface MetadataUpdate {
+  pinning?: boolean | { replicas?: number } | null;
+  read_only?: boolean;
 }
 
 /** The error envelope of every endpoint. */

@@ -3,6 +3,7 @@
 // ids) is evaluated row by row.
 
 import type { AttributeIndex } from '../index/attribute-index';
+import { type FtsIndex, termsWithPrefix } from '../index/fts-index';
 import { andInPlace, clearBit, hasBit, newBitset, notInPlace, orInPlace, setBit } from '../vector/bitset';
 import type { RowBitset } from '../vector/types';
 import type { StoredScalar } from '../wire/values';
@@ -17,6 +18,8 @@ export interface CandidateView {
   dead: RowBitset;
   source: RowSource;
   index: AttributeIndex;
+  /** Full-text postings, for token filters; absent: token filters are evaluated row by row. */
+  fts?: FtsIndex;
 }
 
 /** How a leaf can use postings: the values to look up, and whether the result is then negated. */
@@ -76,7 +79,46 @@ export function filterBitset(node: FilterNode, view: CandidateView): RowBitset {
   return acc;
 }
 
+/**
+ * A token filter over a full-text index: the indexed rows holding every term (all, sequence) or any of them (any),
+ * with the prefix as "some term starting with it"; sequences are then checked on the row's own terms. Rows past the
+ * index are evaluated one by one. Null when the attribute has no index built with its current settings.
+ */
+function tokenBitset(node: LeafNode, view: CandidateView): RowBitset | null {
+  const text = node.text;
+  const postings = text && view.fts?.postings(node.attr, text.query.config);
+  if (!text || !postings) return null;
+  const out = newBitset(view.rows);
+  const indexed = Math.min(postings.rows, view.rows);
+  const { terms, prefix } = text.query;
+  const groups: number[][][] = terms.map((term) => {
+    const p = postings.terms.get(term);
+    return p ? [p.rows] : [];
+  });
+  if (prefix !== null)
+    groups.push(termsWithPrefix(postings, prefix).map((term) => postings.terms.get(term)?.rows ?? []));
+  if (groups.length > 0) {
+    if (text.mode === 'any') {
+      for (const group of groups)
+        for (const rows of group) for (const row of rows) if (row < indexed) setBit(out, row);
+    } else {
+      // Rows in every group: count the groups each row appears in.
+      const hits = new Map<number, number>();
+      groups.forEach((group, g) => {
+        for (const rows of group)
+          for (const row of rows) if (row < indexed && (hits.get(row) ?? 0) === g) hits.set(row, g + 1);
+      });
+      const verify = text.mode === 'sequence' ? compileFilter(node, view.source) : null;
+      for (const [row, n] of hits) if (n === groups.length && (!verify || verify(row))) setBit(out, row);
+    }
+  }
+  evaluateRows(node, view, indexed, out);
+  return out;
+}
+
 function leafBitset(node: LeafNode, view: CandidateView): RowBitset {
+  const tokens = tokenBitset(node, view);
+  if (tokens) return tokens;
   const out = newBitset(view.rows);
   const plan = postingsPlan(node, view.index);
   const indexed = Math.min(view.indexedRows, view.index.indexedRows, view.rows);

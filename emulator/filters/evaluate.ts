@@ -1,5 +1,7 @@
 // One row against a filter tree: the exact semantics every filter path shares (tail scans, conditional writes,
 // delete_by_filter, and the fallback when no attribute index covers a leaf). Pure.
+import { analyzerFor } from '../text/analyzer';
+import { matchesTokens } from '../text/match';
 import type { DocId } from '../wire/ids';
 import type { StoredScalar, StoredValue } from '../wire/values';
 import { type FilterNode, isLeaf, type LeafNode, type LeafOp, type Operand } from './parse';
@@ -118,6 +120,14 @@ function leaf(op: LeafOp, operand: StoredValue, v: StoredValue): boolean {
 function compileLeaf(node: LeafNode, source: RowSource): RowPredicate {
   const { op, attr, operand } = node;
   const read = attributeReader(source, attr);
+  if (node.text) {
+    const { query, mode } = node.text;
+    const analyzer = analyzerFor(query.config);
+    return (row) => {
+      const v = read(row);
+      return v !== null && matchesTokens(analyzer.valueTerms(v), query, mode);
+    };
+  }
   if (op === 'Glob' || op === 'NotGlob' || op === 'IGlob' || op === 'NotIGlob' || op === 'Regex') {
     const pattern = (operand as Extract<Operand, { kind: 'value' }>).value as string;
     const re =

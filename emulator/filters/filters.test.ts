@@ -189,7 +189,7 @@ describe('filter errors name the key and the problem', () => {
     [['vector', 'Eq', 1], 'filter error in key `vector`: vector attributes cannot be filtered'],
     [
       ['cat', 'ContainsAllTokens', 'a'],
-      'filter error in key `cat`: ContainsAllTokens needs a full-text or fuzzy index',
+      'filter error in key `cat`: ContainsAllTokens needs full-text search on the attribute',
     ],
     [['price', 'Regex', 'a'], 'filter error in key `price`: Regex needs a string attribute, not float'],
     [

@@ -3,6 +3,8 @@
 // operator.
 import type { FilterOperator } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
+import { analyzerFor } from '../text/analyzer';
+import type { TextQuery, TokenMode } from '../text/match';
 import { materialize } from '../wire/json-body';
 import { describeJson } from '../wire/json-text';
 import type { AttributeSpec, AttributeType, IdType, ScalarType } from '../wire/schema';
@@ -10,13 +12,20 @@ import { typeName } from '../wire/schema';
 import type { StoredScalar, StoredValue } from '../wire/values';
 import { normalizeScalar } from '../wire/values';
 
-/** Operators turbopuffer has that need full-text or fuzzy indexes the emulator does not build. */
-const UNSUPPORTED_OPS = [
-  'Fuzzy',
-  'ContainsAllTokens',
-  'ContainsAnyToken',
-  'ContainsTokenSequence',
-] as const satisfies readonly FilterOperator[];
+/** Operators turbopuffer has that need indexes the emulator does not build. */
+const UNSUPPORTED_OPS = ['Fuzzy'] as const satisfies readonly FilterOperator[];
+
+/** Token filters: evaluated with the attribute's full-text analysis. */
+const TOKEN_OPS = {
+  ContainsAllTokens: 'all',
+  ContainsAnyToken: 'any',
+  ContainsTokenSequence: 'sequence',
+} as const satisfies Partial<Record<FilterOperator, TokenMode>>;
+type TokenOp = keyof typeof TOKEN_OPS;
+
+function isTokenOp(op: unknown): op is TokenOp {
+  return typeof op === 'string' && Object.hasOwn(TOKEN_OPS, op);
+}
 
 /** The operators the emulator evaluates: the wire's, less those it refuses. */
 export type LeafOp = Exclude<FilterOperator, (typeof UNSUPPORTED_OPS)[number]>;
@@ -37,6 +46,9 @@ const LEAF_OPS = [
   ...ANY_COMPARE_OPS,
   ...GLOB_OPS,
   'Regex',
+  'ContainsAllTokens',
+  'ContainsAnyToken',
+  'ContainsTokenSequence',
 ] as const satisfies readonly LeafOp[];
 // Every operator of the wire type is listed above or refused by name: one added to lib/turbopuffer-wire.ts fails
 // to compile here until the emulator evaluates or refuses it, instead of being answered as unknown.
@@ -56,6 +68,8 @@ export interface LeafNode {
   operand: Operand;
   /** The attribute's type, or null when the namespace has never seen the attribute. */
   type: AttributeType | null;
+  /** Token filters: the query analyzed with the attribute's settings. */
+  text?: { query: TextQuery; mode: TokenMode };
 }
 
 export type FilterNode =
@@ -108,8 +122,9 @@ function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNe
     throw badRequest(`filter error in key \`${attr}\`: the operator must be a string`);
   if ((UNSUPPORTED_OPS as readonly string[]).includes(op))
     throw badRequest(
-      `filter error in key \`${attr}\`: ${op} needs a full-text or fuzzy index, which the emulator does not build`,
+      `filter error in key \`${attr}\`: ${op} needs a fuzzy index, which the emulator does not build`,
     );
+  if (isTokenOp(op)) return parseTokenLeaf(raw, attr, op, schema);
   if (!(LEAF_OPS as readonly string[]).includes(op))
     throw badRequest(
       `filter error in key \`${attr}\`: unknown operator ${describeJson(op)}; use one of ${LEAF_OPS.join(', ')}`,
@@ -125,6 +140,52 @@ function parseNode(raw: unknown, schema: FilterSchema, field: string, allowRefNe
   };
 }
 
+/** ["attr", "ContainsAllTokens", text or [tokens], {last_as_prefix}?] on a full-text attribute. */
+function parseTokenLeaf(raw: unknown[], attr: string, op: TokenOp, schema: FilterSchema): LeafNode {
+  const key = `filter error in key \`${attr}\``;
+  if (raw.length !== 3 && raw.length !== 4)
+    throw badRequest(
+      `${key}: ${op} expects ["${attr}", "${op}", text] or ["${attr}", "${op}", text, {"last_as_prefix": true}]`,
+    );
+  const spec = attr === 'id' ? undefined : schema.attribute(attr);
+  const config = spec?.fullTextSearch;
+  if (!spec || !config)
+    throw badRequest(
+      `${key}: ${op} needs full-text search on the attribute (schema "full_text_search": true)`,
+    );
+  const lastAsPrefix = parseTextParams(raw[3], `${key}: ${op} params`);
+  const value = raw[2];
+  const analyzer = analyzerFor(config);
+  const strings = Array.isArray(value) && value.every((v) => typeof v === 'string');
+  if (analyzer.preTokenized ? !strings : typeof value !== 'string' && !strings)
+    throw badRequest(
+      `${key}: invalid input ${describeJson(value, 60)} for ${op}, expecting ${analyzer.preTokenized ? '[]string' : 'a string or []string'}`,
+    );
+  return {
+    op,
+    attr,
+    type: spec.type,
+    operand: { kind: 'value', value: value as string | string[] },
+    text: {
+      query: { config, ...analyzer.query(value as string | string[], lastAsPrefix) },
+      mode: TOKEN_OPS[op],
+    },
+  };
+}
+
+/** The optional params object of a text clause: `{"last_as_prefix": bool}`. */
+export function parseTextParams(raw: unknown, field: string): boolean {
+  if (raw === undefined || raw === null) return false;
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`${field}: expected {"last_as_prefix": true or false}, got ${describeJson(raw, 60)}`);
+  for (const [key, value] of Object.entries(raw)) {
+    if (key !== 'last_as_prefix')
+      throw badRequest(`${field}: unknown field ${describeJson(key)} (it takes last_as_prefix)`);
+    if (typeof value !== 'boolean') throw badRequest(`${field}: last_as_prefix expects true or false`);
+  }
+  return (raw as { last_as_prefix?: boolean }).last_as_prefix === true;
+}
+
 function attributeType(attr: string, schema: FilterSchema): AttributeType | null {
   if (attr === 'id') {
     if (!schema.idType) return null;
@@ -137,7 +198,9 @@ function attributeType(attr: string, schema: FilterSchema): AttributeType | null
     throw badRequest(`filter error in key \`${attr}\`: vector attributes cannot be filtered`);
   if (!spec.filterable)
     throw badRequest(
-      `filter error in key \`${attr}\`: attribute is not filterable (schema has "filterable": false)`,
+      spec.fullTextSearch
+        ? `filter error in key \`${attr}\`: attribute is not filterable (full-text attributes are not filterable unless the schema says "filterable": true); token filters (ContainsAllTokens, ContainsAnyToken, ContainsTokenSequence) work without it`
+        : `filter error in key \`${attr}\`: attribute is not filterable (schema has "filterable": false)`,
     );
   return spec.type;
 }

@@ -9,9 +9,10 @@
 //                              |  eventual scans up to the tail limit  |              committing
 
 import type { Consistency, DistanceMetric } from '../../lib/turbopuffer-wire';
-import { notFound } from '../api-error';
+import { ApiError, notFound } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { AttributeIndex } from '../index/attribute-index';
+import { FtsIndex } from '../index/fts-index';
 import { QueryGate } from '../query/gate';
 import { DocStore } from '../storage/doc-store';
 import { createSlot, type VectorSlot } from '../storage/vector-slot';
@@ -70,11 +71,21 @@ export interface ReadView {
   dead: RowBitset;
 }
 
+/** A document or schema write to a namespace set read-only (PATCH .../metadata {"read_only": true}). */
+function readOnlyError(name: string): ApiError {
+  return new ApiError(
+    403,
+    `namespace '${name}' is read-only: document and schema writes are rejected; set "read_only": false with PATCH /v1/namespaces/${name}/metadata to write again`,
+  );
+}
+
 export class Namespace {
   readonly schema = new NamespaceSchema();
   readonly store = new DocStore();
   readonly vectors = new Map<string, VectorSlot>();
   readonly attributeIndex = new AttributeIndex();
+  /** Inverted indexes of the full-text attributes, built by the indexer beside the attribute postings. */
+  readonly ftsIndex = new FtsIndex();
   readonly gate: QueryGate;
   /** What a query node holds of this namespace (performance.cache_temperature); a new namespace is hot. */
   readonly cache: NamespaceCache;
@@ -93,6 +104,15 @@ export class Namespace {
   onWrite: () => void = () => {};
   /** Logical bytes of the live documents (maintained by write/apply.ts). */
   liveBytes = 0;
+  /** `sharding.num_shards` from the first write; null when it gave none. */
+  numShards: number | null = null;
+  /**
+   * Set by PATCH .../metadata. Kept in memory only: metadata updates are not logged, so a restart with --data-dir
+   * forgets them.
+   */
+  readOnly = false;
+  pinning: { replicas: number; since: number } | null = null;
+  private writesApplied = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
   private lock: Promise<unknown> = Promise.resolve();
@@ -159,6 +179,7 @@ export class Namespace {
     await decodeVectors(writeVectorBatches(req), DECODE_SLICE_ROWS, writeTurn);
     const { result, seq } = await this.exclusive(async () => {
       if (this.deleted) throw notFound(this.name);
+      if (this.readOnly) throw readOnlyError(this.name);
       checkWriteBackpressure(req, this.backlog);
       const prepared = prepareWrite(req, this);
       const timeMs = Date.now();
@@ -186,6 +207,11 @@ export class Namespace {
     this.committed(seq);
   }
 
+  /** The namespace has applied a write (its first write fixed its sharding). */
+  get created(): boolean {
+    return this.writesApplied > 0;
+  }
+
   vectorDims(name: string): number | null {
     const spec = this.schema.attribute(name);
     return spec?.type.kind === 'vector' ? spec.type.dims : null;
@@ -193,11 +219,25 @@ export class Namespace {
 
   private async apply(prepared: PreparedWrite, seq: number, timeMs: number): Promise<WriteResult> {
     const { schema, store } = this;
+    for (const name of prepared.drops) {
+      schema.attributes.delete(name);
+      this.attributeIndex.drop(name);
+      this.ftsIndex.drop(name);
+      store.attributes.delete(name);
+      const slot = this.vectors.get(name);
+      if (slot) {
+        this.vectors.delete(name);
+        await slot.column.close();
+      }
+    }
     for (const [name, spec] of prepared.schemaChanges) {
       const before = schema.attribute(name);
       schema.attributes.set(name, spec);
       if (before?.filterable && !spec.filterable) this.attributeIndex.drop(name);
+      if (before?.fullTextSearch && !spec.fullTextSearch) this.ftsIndex.drop(name);
     }
+    if (prepared.numShards !== null) this.numShards = prepared.numShards;
+    this.writesApplied++;
     if (prepared.idType) schema.idType = prepared.idType;
     if (prepared.distanceMetric) schema.distanceMetric = prepared.distanceMetric;
     // New vector columns start before this write's rows (earlier rows get zero vectors marked missing).
@@ -307,6 +347,15 @@ export class Namespace {
       if (at < rows) await new Promise((resolve) => setImmediate(resolve));
     }
     this.attributeIndex.addRows(rows, this.store, filterable);
+    // Full-text postings likewise; analyzing text costs more per row than posting a value, so smaller slices.
+    const fullText = this.schema.fullText();
+    if (fullText.length > 0)
+      for (let at = this.ftsIndex.coveredRows(fullText); at < rows; ) {
+        at = Math.min(rows, at + 5_000);
+        this.ftsIndex.addRows(at, this.store, fullText);
+        if (this.deleted) return;
+        if (at < rows) await new Promise((resolve) => setImmediate(resolve));
+      }
     this.indexedRows = Math.max(this.indexedRows, rows);
     this.cursorPos = target;
     let seq = 0;
@@ -343,7 +392,7 @@ export class Namespace {
             unindexed_rows: this.committedRows - this.indexedRows,
           }
         : { status: 'up-to-date' };
-    return {
+    const out: Record<string, unknown> = {
       schema: this.schema.describeForMetadata(),
       approx_row_count: this.approxRowCount,
       approx_logical_bytes: this.approxLogicalBytes,
@@ -353,6 +402,23 @@ export class Namespace {
       encryption: { mode: 'default' },
       index,
     };
+    // Each of these only when set, as the service omits them.
+    if (this.pinning) {
+      const { replicas, since } = this.pinning;
+      // The emulator has no replicas to warm: every one is ready and idle at once.
+      out.pinning = {
+        replicas,
+        status: {
+          ready_replicas: replicas,
+          replicas,
+          updated_at: new Date(since).toISOString(),
+          utilization: 0,
+        },
+      };
+    }
+    if (this.readOnly) out.read_only = true;
+    if (this.numShards !== null) out.sharding = { num_shards: this.numShards };
+    return out;
   }
 
   /** Live documents including unindexed ones. */

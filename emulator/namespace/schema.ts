@@ -3,6 +3,7 @@
 
 import type { DistanceMetric } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
+import type { FtsConfig } from '../text/config';
 import type { AttributeSpec, IdType } from '../wire/schema';
 import { describeForMetadata, describeForSchemaRoute, sameType, typeName } from '../wire/schema';
 
@@ -19,6 +20,14 @@ export class NamespaceSchema {
     return [...this.attributes].filter(([, spec]) => spec.type.kind === 'vector').map(([name]) => name);
   }
 
+  /** Full-text attributes and their settings (the indexer builds their inverted indexes). */
+  fullText(): [string, FtsConfig][] {
+    const out: [string, FtsConfig][] = [];
+    for (const [name, spec] of this.attributes)
+      if (spec.fullTextSearch) out.push([name, spec.fullTextSearch]);
+    return out;
+  }
+
   /** Attributes with attribute indexes: filterable scalars and arrays. */
   filterable(): string[] {
     return [...this.attributes]
@@ -28,12 +37,13 @@ export class NamespaceSchema {
 
   /** The spec a request's schema entry leads to, or a 400 when it would change a type. */
   merge(name: string, incoming: AttributeSpec, current = this.attributes.get(name)): AttributeSpec {
-    if (!current) return incoming;
+    const { filterableGiven: _, ...entry } = incoming;
+    if (!current) return entry;
     if (!sameType(current.type, incoming.type))
       throw badRequest(
         `schema.${name}: the type of an existing attribute cannot change (it is ${typeName(current.type)}, the request says ${typeName(incoming.type)})`,
       );
-    return { ...current, ...incoming, declared: true };
+    return { ...current, ...entry, declared: true };
   }
 
   /** metadata's `schema`: id first, then attributes in creation order. */

@@ -4,7 +4,9 @@ import type { VectorEncoding } from '../../lib/turbopuffer-wire';
 import { filterBitset } from '../filters/candidates';
 import { wait } from '../namespace/cache';
 import type { Namespace, ReadView } from '../namespace/namespace';
+import { hasBit } from '../vector/bitset';
 import type { RowBitset } from '../vector/types';
+import { compareIds } from '../wire/ids';
 import { queryExecution, serverTotal } from '../wire/performance';
 import {
   DEFAULT_TOP_K,
@@ -14,9 +16,11 @@ import {
   querySlots,
 } from '../wire/query-request';
 import { aggregate, aggregateGroups } from './aggregate';
+import { fuseRows } from './fuse';
 import { planView } from './plan';
 import { projectRow, returnedAttributes } from './project';
 import { rankByVector, rowComparator, topRows, topRowsPer } from './rank';
+import { scoreRankExpr } from './text-rank';
 
 /** turbopuffer bills at least this much per query (a tiny namespace reported 256000000). */
 const MIN_BILLED_QUERY_BYTES = 256_000_000;
@@ -34,8 +38,17 @@ function candidates(ns: Namespace, view: ReadView, q: QuerySpec): RowBitset | un
     indexedRows: view.indexedRows,
     dead: view.dead,
     index: ns.attributeIndex,
+    fts: ns.ftsIndex,
     source: ns.store.source,
   });
+}
+
+/** The best `k` scored rows the filter allows: score descending, ties by id ascending. */
+function topScored(ns: Namespace, scores: Map<number, number>, allow: RowBitset | undefined, k: number) {
+  const hits: { row: number; score: number }[] = [];
+  for (const [row, score] of scores) if (!allow || hasBit(allow, row)) hits.push({ row, score });
+  hits.sort((a, b) => b.score - a.score || compareIds(ns.store.idOf(a.row), ns.store.idOf(b.row)));
+  return hits.slice(0, k);
 }
 
 async function runOne(
@@ -61,7 +74,15 @@ async function runOne(
   let returnedBytes = 0;
   // `offset` skips the best ranked rows: rank offset + k, return the last k.
   const depth = (q.topK ?? DEFAULT_TOP_K) + q.offset;
-  if (q.rankBy?.kind === 'vector') {
+  if (q.rankBy?.kind === 'text') {
+    if (!q.rankBy.expr)
+      throw new Error('internal: a text rank expression was not checked against the schema');
+    const hits = topScored(ns, scoreRankExpr(ns, view, q.rankBy.expr), allow, depth);
+    rows = hits.slice(q.offset).map((hit) => {
+      returnedBytes += ns.store.docBytesOf(hit.row);
+      return projectRow(ns, hit.row, attributes, explicit, encoding, hit.score);
+    });
+  } else if (q.rankBy?.kind === 'vector') {
     const ranked = await rankByVector(ns, view, q.rankBy, depth, allow);
     exhaustive = ranked.exhaustive;
     rows = ranked.hits.slice(q.offset).map((hit) => {
@@ -112,6 +133,15 @@ export async function executeQuery(
       billable_logical_bytes_queried: Math.max(MIN_BILLED_QUERY_BYTES, ns.liveBytes) * req.queries.length,
       billable_logical_bytes_returned: results.reduce((sum, r) => sum + r.returnedBytes, 0),
     };
+    if (req.rerank) {
+      const fused = fuseRows(
+        results.map((r) => (r.body.rows ?? []) as Record<string, unknown>[]),
+        req.rerank,
+        req.fusedOffset,
+        req.fusedLimit,
+      );
+      return { results: [{ rows: fused }], billing, performance: perf };
+    }
     if (req.multi) return { results: results.map((r) => r.body), billing, performance: perf };
     return { ...results[0].body, billing, performance: perf };
   } finally {

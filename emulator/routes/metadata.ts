@@ -1,8 +1,10 @@
 // GET /v1|v2/namespaces/:ns/metadata, and PATCH /v1/namespaces/:ns/metadata (the SDKs' update_metadata): `pinning`
-// is checked and accepted but changes nothing (the emulator has no replicas to pin, so metadata never reports
-// pinning); `read_only: true` is refused as not supported, `false` is what every emulator namespace is.
+// (true, {"replicas": n}; null or false unpins) is reported back in metadata, with every replica ready at once (the
+// emulator has no replicas to warm); `read_only: true` makes document and schema writes fail with 403 until it is
+// set false. Neither is logged: a restart with --data-dir forgets them.
+import type { MetadataUpdate } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import { parseJsonBody } from '../wire/json-body';
+import { parseJsonBody, type Unchecked } from '../wire/json-body';
 import { describeJson, fieldName } from '../wire/json-text';
 import type { Reply, RouteContext } from './context';
 
@@ -10,16 +12,21 @@ export async function metadataRoute(ctx: RouteContext): Promise<Reply> {
   return { body: ctx.registry.require(ctx.params.ns).metadata() };
 }
 
-function checkPinning(value: unknown): void {
-  if (value === undefined || value === null || typeof value === 'boolean') return;
+/** The replicas a `pinning` value asks for: a number, 0 to unpin (null, false), undefined to leave it. */
+function parsePinning(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === false) return 0;
+  if (value === true) return 1;
   if (typeof value === 'object' && !Array.isArray(value)) {
+    let replicas = 1;
     for (const [key, v] of Object.entries(value)) {
       if (key !== 'replicas')
         throw badRequest(`pinning.${fieldName(key)}: unknown field (pinning takes {"replicas": n})`);
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
         throw badRequest(`pinning.replicas: expected a whole number of at least 1, got ${describeJson(v)}`);
+      replicas = v;
     }
-    return;
+    return replicas;
   }
   throw badRequest('pinning: expected true, false, null or {"replicas": n}');
 }
@@ -29,16 +36,21 @@ export async function patchMetadataRoute(ctx: RouteContext): Promise<Reply> {
   const raw = parseJsonBody(await ctx.body());
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected {"pinning": ...} or {"read_only": ...}');
-  const body = raw as Record<string, unknown>;
+  const body = raw as Unchecked<MetadataUpdate>;
+  const fields: readonly (keyof MetadataUpdate)[] = ['pinning', 'read_only'];
   for (const key of Object.keys(body))
-    if (key !== 'pinning' && key !== 'read_only')
+    if (!(fields as readonly string[]).includes(key))
       throw badRequest(
         `request body: unknown field ${JSON.stringify(key)} in a metadata update (it takes pinning and read_only)`,
       );
-  checkPinning(body.pinning);
+  const replicas = parsePinning(body.pinning);
   if (body.read_only !== undefined && body.read_only !== null && typeof body.read_only !== 'boolean')
     throw badRequest('read_only: expected true or false');
-  if (body.read_only === true)
-    throw badRequest('read_only: read-only namespaces are not supported by the emulator');
+  if (replicas !== undefined) {
+    // A change of the replica count restarts the status clock; the same pinning again leaves it.
+    if (replicas === 0) ns.pinning = null;
+    else if (ns.pinning?.replicas !== replicas) ns.pinning = { replicas, since: Date.now() };
+  }
+  if (typeof body.read_only === 'boolean') ns.readOnly = body.read_only;
   return { body: ns.metadata() };
 }

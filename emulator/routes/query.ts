@@ -22,7 +22,9 @@ function describe(req: QueryRequest<unknown>): string {
     const rank = q.rankBy
       ? q.rankBy.kind === 'vector'
         ? `${q.rankBy.mode === 'ann' ? 'ANN index + exhaustive scan of the unindexed tail' : 'exhaustive kNN scan'} on ${q.rankBy.column}`
-        : `order by ${q.rankBy.keys.map((k) => `${k.attr} ${k.desc ? 'desc' : 'asc'}`).join(', ')}`
+        : q.rankBy.kind === 'text'
+          ? 'full-text rank expression: BM25 over the inverted index + analysis of the unindexed tail'
+          : `order by ${q.rankBy.keys.map((k) => `${k.attr} ${k.desc ? 'desc' : 'asc'}`).join(', ')}`
       : q.aggregates
         ? `aggregate ${q.aggregates.map((a) => a.label).join(', ')}${q.groupBy ? ` grouped by ${q.groupBy.map((g) => g.attr).join(', ')}` : ''}`
         : 'lookup in id order';
@@ -32,6 +34,10 @@ function describe(req: QueryRequest<unknown>): string {
         : 'filter: attribute postings for indexed rows, row checks for the tail';
     lines.push(`query ${i}: ${rank}; ${filter}; top ${q.topK ?? 10}`);
   });
+  if (req.rerank)
+    lines.push(
+      `fusion: reciprocal rank fusion (k = ${req.rerank.rankConstant}) of the ${req.queries.length} sub-queries' rows`,
+    );
   return lines.join('\n');
 }
 

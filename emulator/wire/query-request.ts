@@ -9,16 +9,26 @@ import type {
   VectorEncoding,
 } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import { type FilterNode, type FilterSchema, isFilterOperator, parseFilter } from '../filters/parse';
+import { type FilterNode, type FilterSchema, parseFilter } from '../filters/parse';
 import { holdsRoundedInteger } from './ids';
 import { materialize, parseJsonBody, RawString, type Unchecked } from './json-body';
 import { describeJson, fieldName } from './json-text';
+import { isTextRank, parseRankExpr, type RankExpr } from './rank-expr';
 import { parseDistanceMetric, UNSUPPORTED_NAME, unsupportedName } from './schema';
 import { vectorDims, writeVector } from './vectors';
 
 export type RankBy =
   | { kind: 'vector'; mode: 'ann' | 'knn'; column: string; vector: Float32Array }
-  | { kind: 'order'; keys: { attr: string; desc: boolean }[] };
+  | { kind: 'order'; keys: { attr: string; desc: boolean }[] }
+  /** A full-text rank expression: `raw` as sent, `expr` once checked against the schema (readQueryBody). */
+  | { kind: 'text'; raw: unknown; expr: RankExpr | null };
+
+/** A multi-query's `rerank_by: ["RRF", {rank_constant, weights}]`. */
+export interface Rerank {
+  rankConstant: number;
+  /** One per sub-query. */
+  weights: number[];
+}
 
 export interface AggregateSpec {
   label: string;
@@ -57,7 +67,15 @@ export interface QueryRequest<Filters = FilterNode> {
   multi: boolean;
   consistency: Consistency;
   vectorEncoding: VectorEncoding;
+  /** Multi-query fusion; null: one result per sub-query. */
+  rerank: Rerank | null;
+  /** With `rerank`: the fused rows to skip and return (null: all). */
+  fusedOffset: number;
+  fusedLimit: number | null;
 }
+
+/** RRF's rank constant when the request gives none. */
+const DEFAULT_RANK_CONSTANT = 60;
 
 const MAX_TOP_K = 10_000;
 /** The emulator's bound on `offset` (the service publishes none): the engine gathers offset + top_k candidates. */
@@ -80,11 +98,13 @@ const QUERY_FIELDS: ReadonlySet<string> = new Set<keyof QueryFields>([
   'distance_metric',
   'disable_cache',
 ]);
-const ROOT_FIELDS: ReadonlySet<string> = new Set<keyof QueryRequestFields | 'rerank_by'>([
+const ROOT_FIELDS: ReadonlySet<string> = new Set<keyof QueryRequestFields>([
   'consistency',
   'vector_encoding',
   'queries',
   'rerank_by',
+  'limit',
+  'offset',
 ]);
 
 function queryVector(raw: unknown, field: string): Float32Array {
@@ -116,21 +136,12 @@ function orderKey(raw: unknown, field: string): { attr: string; desc: boolean } 
   return null;
 }
 
-/** Full-text search's rank functions, each first in its expression: ["Sum", [...]], ["Attribute", "price"]. */
-const RANK_FUNCTIONS = ['Sum', 'Max', 'Product', 'Saturate', 'Decay', 'Dist', 'Attribute'];
-
-function unbuiltRanking(field: string, name: string): never {
-  throw badRequest(
-    `${field}: ${name} ranking needs full-text or sparse indexes, which the emulator does not build`,
-  );
-}
-
 export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
   if (!Array.isArray(raw) || raw.length === 0)
     throw badRequest(`${field}: expected e.g. ["vector", "ANN", [...]] or ["attr", "asc"]`);
   // Before the ordering check: ["Attribute", "price"] is a rank expression, not an unknown order of an attribute
   // called Attribute (which ["Attribute", "asc"] still is).
-  if (RANK_FUNCTIONS.includes(raw[0]) && raw[1] !== 'asc' && raw[1] !== 'desc') unbuiltRanking(field, raw[0]);
+  if (isTextRank(raw)) return { kind: 'text', raw, expr: null };
   const single = orderKey(raw, field);
   if (single) return { kind: 'order', keys: [single] };
   if (raw.every((k) => Array.isArray(k))) {
@@ -152,13 +163,8 @@ export function parseRankBy(raw: unknown, field = 'rank_by'): RankBy {
       vector: queryVector(arg, `${field}[2]`),
     };
   }
-  const name = typeof fn === 'string' ? fn : typeof attr === 'string' ? attr : describeJson(raw, 40);
-  if (['BM25', 'SparseKNN', ...RANK_FUNCTIONS].includes(String(name))) unbuiltRanking(field, String(name));
-  // A filter as a rank expression (1 when it matches), as full-text search's rank functions combine them.
-  if ((typeof attr === 'string' && isFilterOperator(fn)) || ['And', 'Or', 'Not'].includes(attr))
-    throw badRequest(
-      `${field}: ranking by a filter (a full-text rank expression) is not implemented by the emulator; put the condition in filters`,
-    );
+  if (fn === 'SparseKNN')
+    throw badRequest(`${field}: SparseKNN ranking is not modelled by the emulator (no sparse vector index)`);
   throw badRequest(`${field}: unknown ranking ${describeJson(raw, 80)}`);
 }
 
@@ -248,8 +254,11 @@ function parseQuerySpec(
 ): QuerySpec<unknown> {
   for (const key of Object.keys(body)) {
     if (!allowed.has(key)) {
-      if (key === 'compute_attributes' || key === 'rerank_by')
-        throw badRequest(`${prefix}${key}: not supported by the emulator`);
+      if (key === 'compute_attributes') throw badRequest(`${prefix}${key}: not supported by the emulator`);
+      if (key === 'rerank_by')
+        throw badRequest(
+          `${prefix}rerank_by: reranking with a model is not supported by the emulator (it serves ["RRF"] fusion of a multi-query's sub-queries)`,
+        );
       throw badRequest(`${prefix}${fieldName(key)}: unknown field in a query`);
     }
   }
@@ -307,7 +316,7 @@ function parseQuerySpec(
 export function parseQueryRequest(raw: unknown): QueryRequest<unknown> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw badRequest('request body: expected a JSON object');
-  const body = raw as Unchecked<QueryRequestFields> & { rerank_by?: unknown };
+  const body = raw as Unchecked<QueryRequestFields>;
   const consistency = materialize(body.consistency, 'consistency') as
     | Unchecked<NonNullable<QueryRequestFields['consistency']>>
     | undefined
@@ -337,7 +346,13 @@ export function parseQueryRequest(raw: unknown): QueryRequest<unknown> {
   const encoding = body.vector_encoding ?? 'float';
   if (encoding !== 'float' && encoding !== 'base64')
     throw badRequest('vector_encoding: expected "float" or "base64"');
-  const common = { consistency: level, vectorEncoding: encoding as VectorEncoding };
+  const common = {
+    consistency: level,
+    vectorEncoding: encoding as VectorEncoding,
+    rerank: null,
+    fusedOffset: 0,
+    fusedLimit: null,
+  };
   if (body.queries === undefined) {
     const allowed = new Set([...QUERY_FIELDS, 'consistency', 'vector_encoding']);
     return { ...common, multi: false, queries: [parseQuerySpec(body, '', allowed)] };
@@ -346,22 +361,95 @@ export function parseQueryRequest(raw: unknown): QueryRequest<unknown> {
     if (!ROOT_FIELDS.has(key))
       throw badRequest(`${key}: not allowed beside "queries" (put it in each sub-query)`);
   }
-  if (body.rerank_by !== undefined && body.rerank_by !== null)
-    throw badRequest(
-      'rerank_by: result fusion is not supported by the emulator; fuse the results client-side',
-    );
   const queries = body.queries;
   if (!Array.isArray(queries) || queries.length === 0 || queries.length > MAX_SUB_QUERIES)
     throw badRequest(`queries: expected 1 to ${MAX_SUB_QUERIES} sub-queries`);
-  return {
-    ...common,
-    multi: true,
-    queries: queries.map((q, i) => {
-      if (!q || typeof q !== 'object' || Array.isArray(q))
-        throw badRequest(`queries[${i}]: expected an object`);
-      return parseQuerySpec(q as Unchecked<QueryFields>, `queries[${i}].`, QUERY_FIELDS);
-    }),
-  };
+  const specs = queries.map((q, i) => {
+    if (!q || typeof q !== 'object' || Array.isArray(q))
+      throw badRequest(`queries[${i}]: expected an object`);
+    return parseQuerySpec(q as Unchecked<QueryFields>, `queries[${i}].`, QUERY_FIELDS);
+  });
+  const rerank = parseRerank(materialize(body.rerank_by, 'rerank_by'), specs.length);
+  const rawLimit = materialize(body.limit, 'limit');
+  const hasLimit = rawLimit !== undefined && rawLimit !== null;
+  const hasOffset = body.offset !== undefined && body.offset !== null;
+  if (!rerank && (hasLimit || hasOffset))
+    throw badRequest(
+      `${hasLimit ? 'limit' : 'offset'}: beside "queries" it needs rerank_by (it limits the fused rows)`,
+    );
+  if (rerank) {
+    const unranked = specs.findIndex((q) => q.aggregates !== null);
+    if (unranked >= 0)
+      throw badRequest(
+        `queries[${unranked}].aggregate_by: rerank_by fuses ranked rows; a sub-query cannot aggregate`,
+      );
+  }
+  let fusedLimit: number | null = null;
+  if (hasLimit) {
+    const total =
+      typeof rawLimit === 'object' && !Array.isArray(rawLimit)
+        ? (rawLimit as Record<string, unknown>).total
+        : rawLimit;
+    if (typeof rawLimit === 'object' && !Array.isArray(rawLimit)) {
+      const extra = Object.keys(rawLimit as object).find((k) => k !== 'total');
+      if (extra !== undefined) throw badRequest(`limit.${fieldName(extra)}: unknown field (it takes total)`);
+    }
+    fusedLimit = wholeNumberIn(total, typeof rawLimit === 'number' ? 'limit' : 'limit.total', 1, MAX_TOP_K);
+  }
+  if (hasOffset && fusedLimit === null) throw badRequest('offset: needs rerank_by and limit');
+  const fusedOffset = hasOffset ? wholeNumberIn(body.offset, 'offset', 0, MAX_OFFSET) : 0;
+  return { ...common, multi: true, queries: specs, rerank, fusedLimit, fusedOffset };
+}
+
+/** `rerank_by` of a multi-query: ["RRF"] or ["RRF", {rank_constant, weights}], or null when absent. */
+function parseRerank(raw: unknown, subQueries: number): Rerank | null {
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw)) {
+    if (typeof raw === 'object' && raw !== null && 'model' in raw)
+      throw badRequest(
+        'rerank_by: reranking with a model is not supported by the emulator (it serves ["RRF"] and ["RRF", {...}])',
+      );
+    throw badRequest(
+      `rerank_by: expected ["RRF"] or ["RRF", {"rank_constant": k, "weights": [...]}], got ${describeJson(raw, 60)}`,
+    );
+  }
+  if (raw[0] !== 'RRF' || raw.length > 2)
+    throw badRequest(
+      `rerank_by: expected ["RRF"] or ["RRF", {"rank_constant": k, "weights": [...]}], got ${describeJson(raw, 60)}`,
+    );
+  const params = raw[1] ?? {};
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    throw badRequest(
+      `rerank_by[1]: expected {"rank_constant": k, "weights": [...]}, got ${describeJson(params, 60)}`,
+    );
+  const { rank_constant: k, weights, ...rest } = params as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined)
+    throw badRequest(`rerank_by[1].${fieldName(extra)}: unknown field (RRF takes rank_constant and weights)`);
+  let rankConstant = DEFAULT_RANK_CONSTANT;
+  if (k !== undefined && k !== null) {
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 1)
+      throw badRequest(
+        `rerank_by[1].rank_constant: expected a whole number greater than zero, got ${describeJson(k)}`,
+      );
+    rankConstant = k;
+  }
+  let w: number[] = new Array(subQueries).fill(1);
+  if (weights !== undefined && weights !== null) {
+    if (
+      !Array.isArray(weights) ||
+      weights.some((x) => typeof x !== 'number' || !Number.isFinite(x) || x <= 0)
+    )
+      throw badRequest(
+        `rerank_by[1].weights: expected a list of positive numbers, got ${describeJson(weights, 60)}`,
+      );
+    if (weights.length !== subQueries)
+      throw badRequest(
+        `rerank_by[1].weights: has ${weights.length} weights for ${subQueries} sub-queries; give one per sub-query`,
+      );
+    w = weights as number[];
+  }
+  return { rankConstant, weights: w };
 }
 
 /**
@@ -383,10 +471,18 @@ export function readQueryBody(body: Buffer, schema: FilterSchema): QueryRequest 
   const request = readQueryJson(body);
   return {
     ...request,
-    queries: request.queries.map((q) => ({
-      ...q,
-      filters: q.filters === undefined ? undefined : parseFilter(q.filters, schema, 'filters'),
-    })),
+    queries: request.queries.map((q, i) => {
+      const prefix = request.multi ? `queries[${i}].` : '';
+      const rankBy: RankBy | null =
+        q.rankBy?.kind === 'text'
+          ? { ...q.rankBy, expr: parseRankExpr(q.rankBy.raw, schema, `${prefix}rank_by`) }
+          : q.rankBy;
+      return {
+        ...q,
+        rankBy,
+        filters: q.filters === undefined ? undefined : parseFilter(q.filters, schema, 'filters'),
+      };
+    }),
   };
 }
 

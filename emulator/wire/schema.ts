@@ -3,7 +3,8 @@
 
 import type { DistanceMetric, SchemaOptions } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
-import { describeJson } from './json-text';
+import { describeFtsConfig, type FtsConfig, parseFtsConfig } from '../text/config';
+import { describeJson, fieldName } from './json-text';
 
 export type ScalarType = 'string' | 'int' | 'uint' | 'float' | 'uuid' | 'datetime' | 'bool';
 const SCALAR_TYPES: readonly ScalarType[] = ['string', 'int', 'uint', 'float', 'uuid', 'datetime', 'bool'];
@@ -27,6 +28,10 @@ export interface AttributeSpec {
   glob?: boolean;
   /** Vector columns only. */
   distanceMetric?: DistanceMetric;
+  /** Full-text search on a string or []string attribute: its settings, or null/absent when off. */
+  fullTextSearch?: FtsConfig | null;
+  /** Set by the request's entry: `filterable` was given (else full-text attributes default to not filterable). */
+  filterableGiven?: boolean;
 }
 
 export function typeName(type: AttributeType): string {
@@ -82,11 +87,36 @@ export function checkAttributeName(name: string, field: string): void {
 
 /** Schema options turbopuffer has that need indexes the emulator does not build. */
 const UNSUPPORTED_OPTIONS: Record<string, string> = {
-  full_text_search: 'full-text search (BM25) is not implemented by the emulator',
   fuzzy: 'fuzzy matching is not implemented by the emulator',
   embed: 'server-side embedding is not implemented by the emulator',
   sparse_knn: 'sparse vectors are not implemented by the emulator',
 };
+
+/**
+ * Whether a schema entry is `{"drop": true}` (removes the attribute). `drop` takes only true and nothing beside it,
+ * as the SDK's AttributeSchemaDropParam says.
+ */
+export function isDropEntry(name: string, raw: unknown): boolean {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('drop' in raw)) return false;
+  const field = `schema.${name}`;
+  const entry = raw as Record<string, unknown>;
+  if (entry.drop !== true) throw badRequest(`${field}.drop: must be true (omit the attribute to keep it)`);
+  const other = Object.keys(entry).find((key) => key !== 'drop');
+  if (other !== undefined)
+    throw badRequest(`${field}.${fieldName(other)}: drop cannot be combined with other schema settings`);
+  return true;
+}
+
+/** Vector element types the service has that the emulator does not model, and why. */
+function unmodelledType(text: string): string | null {
+  if (/^\[\d+\]i8$/.test(text))
+    return 'int8 vectors ([N]i8) are not modelled by the emulator; send [N]f32 or [N]f16';
+  if (/^\{\}f(16|32)$/.test(text))
+    return 'sparse vectors ({}f16) are not modelled by the emulator (no sparse kNN index)';
+  if (/^\[\]\[\d+\]f(16|32)$/.test(text))
+    return 'multi-vector attributes ([][N]f32) are not modelled by the emulator (no late-interaction index)';
+  return null;
+}
 
 /** One entry of a request's `schema` object, checked for shape (not yet against the namespace). */
 export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
@@ -95,9 +125,13 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
   let config: Record<string, unknown>;
   if (typeof raw === 'string') config = { type: raw };
   else if (raw && typeof raw === 'object' && !Array.isArray(raw)) config = raw as Record<string, unknown>;
-  else throw badRequest(`${field}: expected a type name or an object with "type"`);
+  else throw badRequest(`${field}: expected a type name, an object with "type", or {"drop": true}`);
   if (typeof config.type !== 'string')
-    throw badRequest(`${field}.type: expected a type name such as "string", "[]int" or "[768]f32"`);
+    throw badRequest(
+      `${field}.type: expected a type name such as "string", "[]int" or "[768]f32" (or the entry {"drop": true})`,
+    );
+  const unmodelled = unmodelledType(config.type);
+  if (unmodelled) throw badRequest(`${field}.type: ${unmodelled}`);
   const type = parseTypeName(String(config.type));
   if (!type)
     throw badRequest(
@@ -110,10 +144,21 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
       throw badRequest(`${field}.${key}: ${UNSUPPORTED_OPTIONS[key]}; omit it or set it to false`);
   }
   const spec: AttributeSpec = { type, filterable: true, declared: true };
+  const fts = parseFtsConfig(config.full_text_search, `${field}.full_text_search`, type.kind === 'array');
+  if (fts) {
+    if (type.kind === 'vector' || type.scalar !== 'string')
+      throw badRequest(
+        `${field}.full_text_search: needs a string or []string attribute, not ${typeName(type)}`,
+      );
+    spec.fullTextSearch = fts;
+    // Full-text attributes are not filterable unless the entry says so.
+    spec.filterable = false;
+  } else if (config.full_text_search === false) spec.fullTextSearch = null;
   if (config.filterable !== undefined && config.filterable !== null) {
     if (typeof config.filterable !== 'boolean')
       throw badRequest(`${field}.filterable: expected true or false`);
     spec.filterable = config.filterable;
+    spec.filterableGiven = true;
   }
   for (const key of ['regex', 'glob'] as const) {
     if (config[key] === undefined || config[key] === null) continue;
@@ -126,7 +171,16 @@ export function parseSchemaEntry(name: string, raw: unknown): AttributeSpec {
     if (ann !== undefined && ann !== null && ann !== true && (typeof ann !== 'object' || Array.isArray(ann)))
       throw badRequest(`${field}.ann: expected true or {"distance_metric": ...}`);
     if (ann && typeof ann === 'object') {
-      const metric = (ann as Record<string, unknown>).distance_metric;
+      const { distance_metric: metric, late_interaction: late, ...rest } = ann as Record<string, unknown>;
+      const extra = Object.keys(rest)[0];
+      if (extra !== undefined)
+        throw badRequest(
+          `${field}.ann.${fieldName(extra)}: unknown field (ann takes distance_metric, late_interaction)`,
+        );
+      if (late !== undefined && late !== null && late !== false)
+        throw badRequest(
+          `${field}.ann.late_interaction: needs a multi-vector attribute ([][N]f32), which the emulator does not model`,
+        );
       if (metric !== undefined)
         spec.distanceMetric = parseDistanceMetric(metric, `${field}.ann.distance_metric`);
     }
@@ -175,6 +229,7 @@ export function describeForMetadata(
   }
   // Spelt out either way: the Go SDK reads a missing `filterable` as false.
   out.filterable = spec.filterable;
+  if (spec.fullTextSearch) out.full_text_search = describeFtsConfig(spec.fullTextSearch);
   if (spec.regex) out.regex = true;
   if (spec.glob) out.glob = true;
   return out;
@@ -185,7 +240,7 @@ export function describeForSchemaRoute(spec: AttributeSpec): Record<string, unkn
   const out: Record<string, unknown> = {
     type: typeName(spec.type),
     filterable: spec.type.kind === 'vector' ? null : spec.filterable,
-    full_text_search: null,
+    full_text_search: spec.fullTextSearch ? describeFtsConfig(spec.fullTextSearch) : null,
   };
   if (spec.type.kind === 'vector') out.ann = true;
   if (spec.regex) out.regex = true;

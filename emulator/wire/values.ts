@@ -43,6 +43,10 @@ export function inferType(name: string, value: unknown): AttributeType | null {
     return scalar ? { kind: 'array', scalar } : null;
   }
   const s = scalarOf(value);
+  if (!s && value && typeof value === 'object' && !Array.isArray(value))
+    throw badRequest(
+      `attribute ${name}: unsupported value ${describeJson(value)}; an object is a sparse vector ({}f16), which the emulator does not model`,
+    );
   if (!s)
     throw badRequest(
       `attribute ${name}: unsupported value ${describeJson(value)}; use a string, number, boolean or an array of them`,

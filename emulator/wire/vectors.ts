@@ -87,6 +87,10 @@ export function writeVector(
       if (typeof x === 'number') data[offset + i] = x;
       // A huge integer literal in a body that also carries big ids: its float value is all a vector keeps.
       else if (typeof x === 'bigint') data[offset + i] = Number(x);
+      else if (Array.isArray(x))
+        throw badRequest(
+          `${field}[${i}]: expected a number, got ${describeJson(x)}; multi-vector documents ([][N]f32) are not modelled by the emulator`,
+        );
       else throw badRequest(`${field}[${i}]: expected a number, got ${describeJson(x)}`);
     }
     // 1e309 parses as Infinity and f32 overflows past 3.4e38: such a row would rank against nothing.

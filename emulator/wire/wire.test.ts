@@ -163,6 +163,59 @@ describe('write requests', () => {
     expect(req.schema.get('a')).toMatchObject({ filterable: false });
   });
 
+  it('full_text_search (true or its options), schema drop and sharding', () => {
+    const req = parseWriteRequest(
+      {
+        schema: {
+          t: { type: 'string', full_text_search: true },
+          u: {
+            type: '[]string',
+            full_text_search: {
+              language: 'german',
+              stemming: true,
+              remove_stopwords: false,
+              case_sensitive: true,
+              ascii_folding: true,
+              tokenizer: 'pre_tokenized_array',
+              k1: 2,
+              b: 0.5,
+              max_token_length: 10,
+              index_prefixes: true,
+            },
+            filterable: true,
+          },
+          old: { drop: true },
+          off: { type: 'string', full_text_search: false },
+        },
+        sharding: { num_shards: 3 },
+      },
+      ctx,
+    );
+    expect(req.schema.get('t')).toMatchObject({
+      filterable: false,
+      fullTextSearch: { language: 'english', tokenizer: 'word_v4', k1: 1.2, b: 0.75, removeStopwords: true },
+    });
+    expect(req.schema.get('u')).toMatchObject({
+      filterable: true,
+      fullTextSearch: {
+        language: 'german',
+        stemming: true,
+        removeStopwords: false,
+        caseSensitive: true,
+        asciiFolding: true,
+        tokenizer: 'pre_tokenized_array',
+        k1: 2,
+        b: 0.5,
+        maxTokenLength: 10,
+        indexPrefixes: true,
+      },
+    });
+    expect(req.schema.get('off')?.fullTextSearch).toBeNull();
+    expect(req.drops).toEqual(['old']);
+    expect(req.numShards).toBe(3);
+    expect(parseWriteRequest({ schema: { old: { drop: true } } }, ctx).drops).toEqual(['old']);
+  });
+
   it('copy_from_namespace: a name, or the object the SDKs send with its default encryption', () => {
     expect(parseWriteRequest({ copy_from_namespace: 'a' }, ctx).copyFromNamespace).toBe('a');
     const copy = { source_namespace: 'a', dest_encryption: { mode: 'default' } };
@@ -177,6 +230,51 @@ describe('write requests', () => {
     [{ distance_metric: 'dot' }, 'distance_metric: expected "cosine_distance" or "euclidean_squared"'],
     [{ schema: { v: '[0]f32' } }, 'schema.v.type: unknown type "[0]f32"'],
     [{ schema: { a: { type: 'string', wat: 1 } } }, 'schema.a.wat: unknown schema option'],
+    [{ schema: { a: { drop: true, filterable: true } } }, 'schema.a.filterable: drop cannot be combined'],
+    [{ schema: { a: { drop: 'yes' } } }, 'schema.a.drop: must be true'],
+    [{ schema: { id: { drop: true } } }, 'schema.id: the id cannot be dropped'],
+    [{ schema: { a: 5 } }, 'schema.a: expected a type name, an object with "type", or {"drop": true}'],
+    [
+      { schema: { a: { type: 'string', full_text_search: 'yes' } } },
+      'schema.a.full_text_search: expected true, false',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { stem: true } } } },
+      'schema.a.full_text_search.stem: unknown option',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { stemming: 1 } } } },
+      'schema.a.full_text_search.stemming: expected true or false',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { k1: -1 } } } },
+      'schema.a.full_text_search.k1: expected a number of at least 0',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { b: 2 } } } },
+      'schema.a.full_text_search.b: expected a number from 0 to 1',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { max_token_length: 0 } } } },
+      'max_token_length: expected a whole number from 1 to 254',
+    ],
+    [
+      { schema: { a: { type: 'string', full_text_search: { tokenizer: 'word_v9' } } } },
+      'tokenizer: unknown tokenizer "word_v9"',
+    ],
+    [
+      { schema: { a: { type: '[]int', full_text_search: true } } },
+      'full_text_search: needs a string or []string attribute, not []int',
+    ],
+    [{ schema: { a: '{}f16' } }, 'schema.a.type: sparse vectors ({}f16) are not modelled'],
+    [
+      { schema: { v: { type: '[2]f32', ann: { late_interaction: true } } } },
+      'schema.v.ann.late_interaction: needs a multi-vector',
+    ],
+    [{ schema: { v: { type: '[2]f32', ann: { metric: 'x' } } } }, 'schema.v.ann.metric: unknown field'],
+    [{ sharding: { num_shards: 1.5 } }, 'sharding.num_shards: expected a whole number from 1 to 256'],
+    [{ sharding: { num_shards: 2, replicas: 1 } }, 'sharding.replicas: unknown field'],
+    [{ sharding: [2] }, 'sharding: expected {"num_shards": n}'],
     [{ encryption: { mode: 'customer-managed' } }, 'encryption.mode: only "default" is supported'],
     [{ disable_backpressure: 'yes' }, 'disable_backpressure: expected true or false'],
     // Fields of the copy that the emulator used to ignore.
@@ -225,7 +323,10 @@ describe('query requests', () => {
   });
 
   it.each([
-    [{ rank_by: ['text', 'BM25', 'hello'] }, 'rank_by: BM25 ranking needs full-text or sparse indexes'],
+    [
+      { rank_by: ['v', 'SparseKNN', { 1: 0.5 }] },
+      'rank_by: SparseKNN ranking is not modelled by the emulator',
+    ],
     [{ rank_by: ['a', 'up'] }, 'rank_by: unknown ordering "up"'],
     [{ top_k: 0 }, 'top_k: expected a whole number from 1 to 10000'],
     [{ top_k: 1, limit: 1 }, 'use top_k or limit, not both'],
@@ -241,19 +342,132 @@ describe('query requests', () => {
       'consistency: expected {"level": "strong"} or {"level": "eventual"}',
     ],
     [{ rank_by: ['v', 'ANN', [[1], [2]]] }, 'multi-vector queries are not supported'],
-    // The SDKs' rank expressions, each named for what it is (were "unknown ordering" and "expected a number").
-    [{ rank_by: ['Attribute', 'price'] }, 'rank_by: Attribute ranking needs full-text or sparse indexes'],
+    [{ rerank_by: ['RRF'] }, 'rerank_by: reranking with a model is not supported by the emulator'],
+    [{ queries: [{}], rerank_by: ['RRF', { k: 1 }] }, 'rerank_by[1].k: unknown field'],
     [
-      { rank_by: ['cat', 'Eq', 'a'] },
-      'rank_by: ranking by a filter (a full-text rank expression) is not implemented by the emulator; put the condition in filters',
+      { queries: [{}], rerank_by: ['RRF', { weights: [0] }] },
+      'rerank_by[1].weights: expected a list of positive',
     ],
-    [{ rank_by: ['Not', ['cat', 'Eq', 'a']] }, 'rank_by: ranking by a filter'],
+    [
+      { queries: [{}], rerank_by: ['RRF', { rank_constant: 1.5 }] },
+      'rerank_by[1].rank_constant: expected a whole',
+    ],
+    [{ queries: [{}], rerank_by: ['RRF', 'x'] }, 'rerank_by[1]: expected {"rank_constant"'],
+    [{ queries: [{}], rerank_by: ['Fuse'] }, 'rerank_by: expected ["RRF"]'],
+    [{ queries: [{}], rerank_by: ['RRF'], limit: { total: 1, per: 1 } }, 'limit.per: unknown field'],
+    [{ queries: [{}], rerank_by: ['RRF'], limit: 0 }, 'limit: expected a whole number from 1 to 10000'],
+    [{ queries: [{}], rerank_by: ['RRF'], limit: 1, offset: -1 }, 'offset: expected a whole number from 0'],
     [
       { rank_by: ['v', 'ANN', ['Embed', 'hello']] },
       'rank_by[2]: server-side embedding (["Embed", ...]) is not implemented by the emulator; send the query vector',
     ],
   ])('%j -> %s', (body, message) => {
     expect(badRequest(() => parseQueryRequest(body))).toContain(message);
+  });
+
+  it('full-text rank expressions are told apart from orderings, then checked against the schema', () => {
+    for (const rank_by of [
+      ['text', 'BM25', 'hello'],
+      ['Attribute', 'price'],
+      ['Sum', [['text', 'BM25', 'a']]],
+      ['Product', 2, ['text', 'BM25', 'a']],
+      ['cat', 'Eq', 'a'],
+      ['Not', ['cat', 'Eq', 'a']],
+      ['Saturate', ['Attribute', 'n'], { midpoint: 1 }],
+    ])
+      expect(parseQueryRequest({ rank_by }).queries[0].rankBy).toEqual({
+        kind: 'text',
+        raw: rank_by,
+        expr: null,
+      });
+    const fts = { language: 'english', stemming: true, removeStopwords: true, caseSensitive: false } as const;
+    const textSchema: FilterSchema = {
+      idType: 'uint',
+      attribute: (name) =>
+        name === 'text'
+          ? {
+              type: { kind: 'scalar', scalar: 'string' },
+              filterable: false,
+              declared: true,
+              fullTextSearch: {
+                ...fts,
+                asciiFolding: false,
+                tokenizer: 'word_v4',
+                k1: 1.2,
+                b: 0.75,
+                maxTokenLength: 39,
+                indexPrefixes: false,
+              },
+            }
+          : schema.attribute(name),
+    };
+    const read = (rank_by: unknown) =>
+      readQueryBody(Buffer.from(JSON.stringify({ rank_by })), textSchema).queries[0].rankBy;
+    expect(read(['text', 'BM25', 'The Walruses swim', { last_as_prefix: true }])).toMatchObject({
+      expr: { op: 'bm25', attr: 'text', query: { terms: ['walrus'], prefix: 'swim' } },
+    });
+    expect(read(['Product', ['text', 'BM25', 'a b'], 0.5])).toMatchObject({
+      expr: { op: 'product', weight: 0.5, child: { op: 'bm25' } },
+    });
+    expect(read(['Product', [2, ['text', 'BM25', 'x']]])).toMatchObject({
+      expr: { op: 'product', weight: 2 },
+    });
+    expect(
+      read([
+        'Max',
+        [
+          ['Attribute', 'n'],
+          ['n', 'Gt', 1],
+        ],
+      ]),
+    ).toMatchObject({
+      expr: {
+        op: 'max',
+        children: [
+          { op: 'attribute', attr: 'n' },
+          { op: 'filter', filter: { op: 'Gt' } },
+        ],
+      },
+    });
+    for (const [rank_by, message] of [
+      [['Saturate', ['Attribute', 'n'], {}], 'rank_by: Saturate is not modelled by the emulator'],
+      [['Decay', ['Attribute', 'n'], {}], 'rank_by: Decay is not modelled'],
+      [['Dist', ['Attribute', 'n'], 1], 'rank_by: Dist is not modelled'],
+      [['n', 'BM25', 'x'], 'rank_by: attribute "n" has no full-text index'],
+      [['text', 'BM25', 5], 'rank_by: invalid input 5 for rank_by field "text", expecting string'],
+      [['text', 'BM25', 'x', { prefix: true }], 'rank_by[3]: unknown field "prefix"'],
+      [['text', 'BM25', 'x', { last_as_prefix: 1 }], 'rank_by[3]: last_as_prefix expects true or false'],
+      [['Sum', []], 'rank_by: Sum expects ["Sum", [expression, ...]]'],
+      [['Sum', [['text', 'BM25']]], 'rank_by[1][0]: BM25 expects'],
+      [['Product', 'x', ['text', 'BM25', 'a']], 'rank_by: Product expects ["Product", weight, expression]'],
+      [['Attribute', 'text'], 'rank_by: Attribute ranks by numeric attributes'],
+      [['Attribute', 1], 'rank_by: Attribute expects ["Attribute", "attribute name"]'],
+    ] as const)
+      expect(badRequest(() => read(rank_by))).toContain(message);
+    expect(
+      badRequest(() =>
+        readQueryBody(
+          Buffer.from(JSON.stringify({ queries: [{}, { rank_by: ['m', 'BM25', 'x'] }] })),
+          textSchema,
+        ),
+      ),
+    ).toContain('queries[1].rank_by: attribute "m" has no full-text index');
+  });
+
+  it('a multi-query with rerank_by: RRF parameters, the fused limit and offset', () => {
+    const queries = [{ rank_by: ['a', 'asc'] }, { rank_by: ['b', 'asc'] }];
+    expect(parseQueryRequest({ queries })).toMatchObject({ rerank: null, fusedLimit: null, fusedOffset: 0 });
+    expect(parseQueryRequest({ queries, rerank_by: ['RRF'] })).toMatchObject({
+      rerank: { rankConstant: 60, weights: [1, 1] },
+    });
+    expect(
+      parseQueryRequest({
+        queries,
+        rerank_by: ['RRF', { rank_constant: 5, weights: [2, 0.5] }],
+        limit: { total: 3 },
+        offset: 2,
+      }),
+    ).toMatchObject({ rerank: { rankConstant: 5, weights: [2, 0.5] }, fusedLimit: 3, fusedOffset: 2 });
   });
 
   it('filters become trees checked against the schema, each sub-query in turn, after the rest of the body', () => {

@@ -8,7 +8,13 @@ import { holdsRoundedInteger, isRoundedInteger } from './ids';
 import { materialize, parseJsonBody, parseJsonBodyAsync, RawString, type Unchecked } from './json-body';
 import { describeJson, fieldName } from './json-text';
 import type { AttributeSpec, IdType } from './schema';
-import { checkAttributeName, parseDistanceMetric, parseIdType, parseSchemaEntry } from './schema';
+import {
+  checkAttributeName,
+  isDropEntry,
+  parseDistanceMetric,
+  parseIdType,
+  parseSchemaEntry,
+} from './schema';
 import type { FloatAllocator, VectorBatch } from './vectors';
 import { readVectorColumn, readVectorList } from './vectors';
 
@@ -36,13 +42,20 @@ export interface WriteRequest {
   deleteCondition: unknown;
   distanceMetric: DistanceMetric | null;
   schema: Map<string, AttributeSpec>;
+  /** Attributes the schema drops (`{"drop": true}`). */
+  drops: string[];
   idType: IdType | null;
   disableBackpressure: boolean;
   returnAffectedIds: boolean;
   copyFromNamespace: string | null;
   /** `create_namespace`: true creates the namespace even without documents, false never creates it; null: absent. */
   createNamespace: boolean | null;
+  /** `sharding.num_shards`, or null when absent. */
+  numShards: number | null;
 }
+
+/** The most shards a namespace may have (docs/turbopuffer-api.md §2.1). */
+const MAX_SHARDS = 256;
 
 /** A write that would change nothing: no documents, filter writes, schema, metric or namespace to create. */
 export function isEmptyWrite(req: WriteRequest): boolean {
@@ -53,6 +66,7 @@ export function isEmptyWrite(req: WriteRequest): boolean {
     req.deleteByFilter === undefined &&
     req.patchByFilter === null &&
     req.schema.size === 0 &&
+    req.drops.length === 0 &&
     req.idType === null &&
     req.distanceMetric === null &&
     req.copyFromNamespace === null &&
@@ -195,18 +209,22 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
   }
   if (body.branch_from_namespace !== undefined)
     throw badRequest('branch_from_namespace: branching is not supported by the emulator');
-  if (body.sharding !== undefined && body.sharding !== null)
-    throw badRequest('sharding: the emulator keeps every namespace in one shard; omit sharding');
+  const numShards = parseSharding(materialize(body.sharding, 'sharding'));
   checkEncryption(materialize(body.encryption, 'encryption'));
 
   const schema = new Map<string, AttributeSpec>();
+  const drops: string[] = [];
   let idType: IdType | null = null;
   const rawSchema = materialize(body.schema, 'schema');
   if (rawSchema !== undefined && rawSchema !== null) {
     if (typeof rawSchema !== 'object' || Array.isArray(rawSchema))
       throw badRequest('schema: expected an object');
     for (const [name, entry] of Object.entries(rawSchema)) {
-      if (name === 'id') idType = parseIdType(entry);
+      if (isDropEntry(name, entry)) {
+        if (name === 'id') throw badRequest('schema.id: the id cannot be dropped');
+        checkAttributeName(name, `schema.${name}`);
+        drops.push(name);
+      } else if (name === 'id') idType = parseIdType(entry);
       else schema.set(name, parseSchemaEntry(name, entry));
     }
   }
@@ -275,6 +293,7 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
         ? null
         : parseDistanceMetric(body.distance_metric, 'distance_metric'),
     schema,
+    drops,
     idType,
     disableBackpressure: bool(body, 'disable_backpressure'),
     returnAffectedIds: bool(body, 'return_affected_ids'),
@@ -283,7 +302,24 @@ export function parseWriteRequest(raw: unknown, ctx: WriteWireContext): WriteReq
       body.create_namespace === undefined || body.create_namespace === null
         ? null
         : bool(body, 'create_namespace'),
+    numShards,
   };
+}
+
+/** `sharding`: `{"num_shards": n}` with 1 <= n <= 256, or absent. */
+function parseSharding(raw: unknown): number | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`sharding: expected {"num_shards": n}, got ${describeJson(raw, 60)}`);
+  const { num_shards: n, ...rest } = raw as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined)
+    throw badRequest(`sharding.${fieldName(extra)}: unknown field (sharding takes num_shards)`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_SHARDS)
+    throw badRequest(
+      `sharding.num_shards: expected a whole number from 1 to ${MAX_SHARDS}, got ${describeJson(n)}`,
+    );
+  return n;
 }
 
 /**

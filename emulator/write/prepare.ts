@@ -33,6 +33,10 @@ export interface PreparedDocs {
 
 export interface PreparedWrite {
   schemaChanges: Map<string, AttributeSpec>;
+  /** Attributes removed from the schema and from every document, before anything else is applied. */
+  drops: string[];
+  /** Shards set by the namespace's first write (null: none given). */
+  numShards: number | null;
   idType: IdType | null;
   distanceMetric: DistanceMetric | null;
   /** Ids matched by delete_by_filter, applied first. */
@@ -51,6 +55,20 @@ export interface PreparedWrite {
 export interface WriteState {
   schema: NamespaceSchema;
   store: DocStore;
+  /** The namespace has applied a write before (sharding is fixed by the first one). */
+  readonly created: boolean;
+  readonly numShards: number | null;
+}
+
+/** Every attribute a write's documents or patches name (a dropped attribute must not be written too). */
+function writtenAttributes(req: WriteRequest): Set<string> {
+  const names = new Set<string>(req.schema.keys());
+  for (const docs of [...req.upserts, ...req.patches]) {
+    for (const name of docs.attributes.keys()) names.add(name);
+    for (const name of docs.vectors.keys()) names.add(name);
+  }
+  for (const name of Object.keys(req.patchByFilter?.patch ?? {})) names.add(name);
+  return names;
 }
 
 class Draft {
@@ -218,6 +236,20 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
   const { schema, store } = state;
   const draft = new Draft(schema);
 
+  if (req.numShards !== null && state.created && req.numShards !== state.numShards)
+    throw badRequest(
+      `sharding: can only be configured on a namespace's first write (this one ${state.numShards === null ? 'is not sharded' : `has ${state.numShards} shards`})`,
+    );
+  if (req.drops.length > 0) {
+    const written = writtenAttributes(req);
+    for (const name of req.drops) {
+      if (!schema.attribute(name))
+        throw badRequest(`schema.${name}: the namespace has no attribute ${name} to drop`);
+      if (written.has(name))
+        throw badRequest(`schema.${name}: an attribute cannot be dropped and written in the same request`);
+    }
+  }
+
   // Schema entries first: they decide how the data below is read.
   if (req.idType && schema.idType && req.idType !== schema.idType)
     throw badRequest(`schema.id: the namespace's ids are ${schema.idType}; the id type cannot change`);
@@ -343,6 +375,8 @@ export function prepareWrite(req: WriteRequest, state: WriteState): PreparedWrit
     req.deleteCondition !== undefined;
   return {
     schemaChanges: draft.changes,
+    drops: req.drops,
+    numShards: state.created ? null : req.numShards,
     idType: newIdType,
     distanceMetric,
     filterDeletes,

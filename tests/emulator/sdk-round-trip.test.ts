@@ -32,9 +32,10 @@ const RESPONSE_TYPES = {
 } as const;
 
 // Fields the emulator serves that this SDK version does not declare: metadata's last_write_at (documented by
-// turbopuffer's metadata reference), index.unindexed_rows (declared by the Python SDK 3.x), and the emulator's own
-// emulator_* timings. The client_* performance fields are the SDK's own measurements, never on the wire.
-const SERVED_BEYOND_SDK = new Set(['last_write_at', 'unindexed_rows']);
+// turbopuffer's metadata reference), index.unindexed_rows and pinning.status.replicas (declared, and required, by
+// the Python SDK 3.x), and the emulator's own emulator_* timings. The client_* performance fields are the SDK's own
+// measurements, never on the wire.
+const SERVED_BEYOND_SDK = new Set(['last_write_at', 'unindexed_rows', 'replicas']);
 const FILLED_BY_SDK = /^client_/;
 // GET .../schema spells unset options as null where the SDK's type has none: the SDK's own live test against the
 // service expects `filterable: null, full_text_search: null` there.
@@ -260,7 +261,8 @@ describe('official TypeScript SDK round trip', () => {
     expect(
       (await ns.updateSchema({ schema: { size: { type: 'int', filterable: false } } })).size.filterable,
     ).toBe(false);
-    expect((await ns.updateMetadata({ pinning: { replicas: 1 } })).approx_row_count).toBe(2);
+    const pinned = await ns.updateMetadata({ pinning: { replicas: 1 } });
+    expect([pinned.approx_row_count, pinned.pinning?.replicas]).toEqual([2, 1]);
     expect(await ns.exists()).toBe(true);
     expect((await ns.recall({ num: 1, top_k: 2 })).avg_recall).toBe(1);
     const given = await ns.recall({

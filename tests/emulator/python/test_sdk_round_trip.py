@@ -1,7 +1,7 @@
 """The Python SDK (turbopuffer 3.1.0, pinned in requirements.txt) against real `bench emulator` processes: every call
 the SDK offers, each raw response validated strictly against the SDK's models (sdk_check.py), and the 400/404/429
-paths as the SDK's error classes. The calls the emulator does not claim (branch_from, read-only namespaces) are made
-too and must fail with a 400 naming the feature.
+paths as the SDK's error classes; full-text search, multi-query fusion, schema drop, read-only namespaces and pinning
+(issue 33). The call the emulator does not claim (branch_from) is made too and must fail with a 400 naming the feature.
 """
 
 from __future__ import annotations
@@ -244,9 +244,20 @@ def test_cache_warm_recall_and_metadata_updates(tpuf: turbopuffer.Turbopuffer) -
     assert given.ground_truth[0].query_vector == [0.0, 0.0, 1.0]
     assert [r.id for r in given.ground_truth[0].nearest_neighbors] == [3]
     pinned = ns.update_metadata(pinning={"replicas": 2})
-    assert pinned.pinning is None  # accepted; the emulator has no replicas to pin
-    assert ns.update_metadata(pinning=None, read_only=False).approx_row_count >= 0
-    assert "not supported" in fails(turbopuffer.BadRequestError, lambda: ns.update_metadata(read_only=True))
+    assert pinned.pinning is not None and pinned.pinning.replicas == 2
+    assert pinned.pinning.status is not None and pinned.pinning.status.ready_replicas == 2
+    assert ns.metadata().pinning.replicas == 2
+    unpinned = ns.update_metadata(pinning=None, read_only=False)
+    assert (unpinned.pinning, unpinned.read_only) == (None, None)
+    assert ns.update_metadata(pinning=True).pinning.replicas == 1
+
+    frozen = ns.update_metadata(read_only=True)
+    assert frozen.read_only is True and ns.metadata().read_only is True
+    assert "read-only" in fails(turbopuffer.PermissionDeniedError, lambda: ns.write(upsert_rows=[{"id": 9, "vector": [0.0, 0.0, 1.0]}]))
+    fails(turbopuffer.PermissionDeniedError, lambda: ns.update_schema(schema={"price": {"type": "int", "filterable": False}}))
+    assert [r.id for r in ns.query(rank_by=("id", "asc")).rows] == [1, 2, 3]
+    assert ns.update_metadata(read_only=False).read_only is None
+    assert ns.write(upsert_rows=[{"id": 9, "vector": [0.0, 0.0, 1.0]}]).rows_upserted == 1
     fails(turbopuffer.NotFoundError, lambda: Checked(tpuf, "py-nowhere").update_metadata(pinning=True))
 
 
@@ -286,6 +297,72 @@ def test_400_paths_name_the_field(tpuf: turbopuffer.Turbopuffer) -> None:
         turbopuffer.BadRequestError, lambda: ns.query(rank_by=("id", "asc"), rerank_by={"model": "any"})
     ).startswith("rerank_by: ")
     fails(turbopuffer.NotFoundError, lambda: Checked(tpuf, "py-missing").query(rank_by=("id", "asc")))
+
+
+WALRUS = [
+    "Walruses are large marine mammals with long tusks and whiskers",
+    "They primarily inhabit the cold Arctic regions",
+    "Walruses use their tusks to help haul themselves onto ice",
+    "Their diet mainly consists of mollusks and other sea creatures",
+    "Walrus populations are affected by climate change and melting ice",
+]
+
+
+def test_full_text_search(tpuf: turbopuffer.Turbopuffer) -> None:
+    ns = Checked(tpuf, "py-fts")
+    ns.write(
+        upsert_rows=[{"id": i + 1, "text": t, "vector": [float(i), 1.0]} for i, t in enumerate(WALRUS)],
+        distance_metric="euclidean_squared",
+        schema={
+            "text": {
+                "type": "string",
+                "full_text_search": {"language": "english", "stemming": True, "remove_stopwords": True, "case_sensitive": False},
+            }
+        },
+    )
+    fts = ns.metadata().schema_["text"].full_text_search
+    assert (fts.stemming, fts.k1, fts.b, fts.tokenizer, ns.schema()["text"].filterable) == (True, 1.2, 0.75, "word_v4", False)
+    summed = ns.query(rank_by=("Sum", [("text", "BM25", "large tusk"), ("text", "BM25", "mollusk diet")]), top_k=10)
+    assert [r.id for r in summed.rows] == [4, 1, 3]
+    assert summed.rows[0]["$dist"] > summed.rows[1]["$dist"] > summed.rows[2]["$dist"] > 0
+    weighted = ns.query(rank_by=("Product", 2.0, ("text", "BM25", "diet")), top_k=1)
+    plain = ns.query(rank_by=("text", "BM25", "diet"), top_k=1)
+    assert weighted.rows[0]["$dist"] == pytest.approx(2 * plain.rows[0]["$dist"])
+    typed = ns.query(
+        rank_by=("text", "BM25", "walrus me", {"last_as_prefix": True}),
+        filters=("text", "ContainsAnyToken", "walrus me", {"last_as_prefix": True}),
+        top_k=10,
+    )
+    assert [r.id for r in typed.rows][0] == 5
+    assert [r.id for r in ns.query(rank_by=("id", "asc"), filters=("text", "ContainsAllTokens", "marine mammals")).rows] == [1]
+    assert [r.id for r in ns.query(rank_by=("id", "asc"), filters=("text", "ContainsTokenSequence", "melting ice")).rows] == [5]
+
+    fused = ns.multi_query(
+        queries=[
+            {"rank_by": ("text", "BM25", "walrus ice"), "top_k": 10},
+            {"rank_by": ("vector", "ANN", [4.0, 1.0]), "top_k": 2},
+        ],
+        rerank_by=("RRF", {"rank_constant": 60, "weights": [1.0, 1.0]}),
+        limit=3,
+        consistency={"level": "eventual"},
+    )
+    assert len(fused.results) == 1 and len(fused.results[0].rows) == 3
+    # 5 is first by ANN and second by BM25 (3, shorter, holds both terms too): 1/(60+1) + 1/(60+2).
+    assert fused.results[0].rows[0].id == 5
+    assert fused.results[0].rows[0]["$dist"] == pytest.approx(1 / 61 + 1 / 62, rel=1e-12)
+    assert fails(turbopuffer.BadRequestError, lambda: ns.multi_query(queries=[{"rank_by": ("id", "asc")}], offset=1)).startswith("offset: ")
+
+
+def test_schema_drop_and_sharding(tpuf: turbopuffer.Turbopuffer) -> None:
+    ns = Checked(tpuf, "py-drop")
+    ns.write(upsert_rows=[{"id": 1, "keep": "k", "gone": "g"}], sharding={"num_shards": 2})
+    assert ns.metadata().sharding.num_shards == 2
+    assert ns.write(schema={"gone": {"drop": True}}).status == "OK"
+    assert "gone" not in ns.schema()
+    assert ns.query(rank_by=("id", "asc"), include_attributes=True).rows[0].model_extra == {"keep": "k"}
+    assert "no attribute gone" in fails(turbopuffer.BadRequestError, lambda: ns.update_schema(schema={"gone": {"drop": True}}))
+    message = fails(turbopuffer.BadRequestError, lambda: ns.write(upsert_rows=[{"id": 2}], sharding={"num_shards": 4}))
+    assert message.startswith("sharding: ")
 
 
 def test_async_client(fast_emulator: Emulator) -> None:
