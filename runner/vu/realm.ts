@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Context, createContext, runInContext, type Script } from 'node:vm';
 import { createRealmModules, type RealmModules } from '../modules/index';
+import { crossRealmCrypto } from '../modules/webcrypto';
 import { HOSTED_EXPORTS, HOSTED_WEB_GLOBALS, TIMERS_GLOBAL } from '../script/k6-modules';
 import { formatConsoleArgs } from './console-format';
 import type { VuRuntime } from './runtime';
@@ -61,6 +62,7 @@ export function newHostedContext(vuId: number): { context: Context; global: Reco
   const global = runInContext('globalThis', context) as Record<string, unknown>;
   const host = globalThis as unknown as Record<string, unknown>;
   for (const name of HOSTED_WEB_GLOBALS) global[name] = host[name];
+  global.crypto = crossRealmCrypto();
   return { context, global };
 }
 

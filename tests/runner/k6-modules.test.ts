@@ -1,0 +1,20 @@
+// k6 modules beyond k6/http, run through the CLI as users run them: each fixture checks values with check(), so a
+// run passes when every check passed (checks_failed 0) and the exit code is k6's.
+import { describe, expect, it } from 'vitest';
+import { bench, fixture } from './harness';
+
+/** Runs a fixture for one iteration of one VU. */
+function runChecks(name: string, args: string[] = []) {
+  return bench(['run', '-q', '--vus', '1', '--iterations', '1', ...args, fixture(name)]);
+}
+
+describe('k6 modules run by bench', () => {
+  it("WebCrypto accepts the script's own ArrayBuffers on hosted VUs and on VU threads", async () => {
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await runChecks('webcrypto-script-buffers.js', threads);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/level=error/);
+      expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    }
+  });
+});
