@@ -7,7 +7,7 @@ import { BenchError } from '../../core/errors';
 import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
-import { executorOf, parseScenario, type ScenarioConfig } from '../executors/index';
+import { executorOf, parseScenario, type ScenarioConfig, scriptScenarioProblems } from '../executors/index';
 import { ExecutionTuple, parseSegment, parseSequence, segmentText } from '../executors/segments';
 import { defaultHttpOptions } from '../http/default-options';
 import { Aggregator } from '../metrics/aggregator';
@@ -308,6 +308,9 @@ async function prepareLoaded(
         `Executor '${name}' is disabled for segment ${segmentText(tuple.segment)} due to lack of work: its share of the scenario's VUs or iterations is 0`,
       );
   }
+
+  // The script's own scenarios are decoded strictly even when a higher layer replaced them, as in k6.
+  for (const p of scriptScenarioProblems(init.options.scenarios)) if (!problems.includes(p)) problems.push(p);
 
   for (const [name, type, contains] of init.metrics) {
     try {

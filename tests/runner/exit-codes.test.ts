@@ -23,6 +23,20 @@ describe('bench run exit codes', () => {
     expect(r.stderr).toMatch(message);
   });
 
+  it('an unknown scenario field exits 104 even when --vus/--iterations replace the scenarios', async () => {
+    const r = await bench([
+      'run',
+      '-q',
+      '--vus',
+      '1',
+      '--iterations',
+      '1',
+      fixture('scenario-unknown-field-replaced-exit-104.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(104);
+    expect(r.stderr).toMatch(/scenario "ramp": unknown field "startvus"/);
+  });
+
   it('a throwing setup() runs no iteration and no teardown but still prints the summary', async () => {
     const r = await bench(['run', '-q', fixture('setup-throws-exit-107.js')]);
     expect(r.code).toBe(107);
