@@ -16,6 +16,7 @@ import {
   unsupportedReason,
   virtualModuleSource,
 } from './k6-modules';
+import { markThrows } from './thrown-values';
 
 export interface LoadedScript {
   /** Absolute path of the entry script. */
@@ -91,7 +92,7 @@ async function bundle(
     plugins: [k6Plugin(problems)],
     define: TIMER_DEFINES,
   });
-  return result.outputFiles[0].text;
+  return markThrows(result.outputFiles[0].text, format === 'esm' ? 'module' : 'script');
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Reference, Scope, ScopeManager, Variable } from 'eslint-scope';
 import type * as ES from 'estree';
 import { requireCjs } from '../require-cjs';
 import { HOSTED_WEB_GLOBALS, K6_MODULES, TIMERS_GLOBAL } from './k6-modules';
+import { THROWN_GLOBAL } from './thrown-values';
 
 // Its CommonJS build by require (../require-cjs.ts): the ES build imports two CommonJS packages.
 const { analyze } = requireCjs('eslint-scope') as typeof EslintScope;
@@ -111,6 +112,7 @@ const HOSTED_GLOBALS = new Set<string>([
   'console',
   'global',
   TIMERS_GLOBAL,
+  THROWN_GLOBAL,
 ]);
 /** The language's own globals (every vm context has them). */
 const LANGUAGE_GLOBALS = new Set(

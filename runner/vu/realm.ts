@@ -6,8 +6,10 @@ import { type Context, createContext, runInContext, type Script } from 'node:vm'
 import { createRealmModules, type RealmModules } from '../modules/index';
 import { crossRealmCrypto } from '../modules/webcrypto';
 import { HOSTED_EXPORTS, HOSTED_WEB_GLOBALS, TIMERS_GLOBAL } from '../script/k6-modules';
+import { THROWN_GLOBAL } from '../script/thrown-values';
 import { formatConsoleArgs } from './console-format';
 import type { VuRuntime } from './runtime';
+import { noteThrown } from './script-stack';
 
 export interface Realm {
   module: Record<string, unknown>;
@@ -24,6 +26,7 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
   // interceptors, and it was among the top self-time entries of a hosted VU's CPU profile.
   Object.defineProperty(g, '__ITER', { get: () => Math.max(0, rt.iteration), configurable: true });
   g.global = g;
+  Object.defineProperty(g, THROWN_GLOBAL, { value: noteThrown });
   const log =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) =>

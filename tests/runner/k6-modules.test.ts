@@ -17,4 +17,17 @@ describe('k6 modules run by bench', () => {
       expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
     }
   });
+
+  it('a thrown value that is not an Error keeps the file:line of its throw', async () => {
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await bench(['run', '-q', '--iterations', '2', ...threads, fixture('thrown-values.js')]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /level=error msg="plain string\\n {4}at inner \(\S*thrown-values\.js:8:3\)\\n {4}at \S+ \(\S*thrown-values\.js:3:/,
+      );
+      expect(r.stderr).toMatch(
+        /level=error msg="\[object Object\]\\n {4}at \S+ \(\S*thrown-values\.js:4:3\)/,
+      );
+    }
+  });
 });
