@@ -1,4 +1,5 @@
 // Module id -> factory for one realm: the runtime side of script/k6-modules.ts (which lists the exported names).
+import { LIVE_KEY, LIVE_MODULES } from '../script/k6-modules';
 import type { VuRuntime } from '../vu/runtime';
 import { createDataModule } from './data';
 import { createExecutionModule } from './execution';
@@ -30,6 +31,30 @@ export function registerModule(id: string, factory: Factory): void {
   FACTORIES[id] = factory;
 }
 
+/**
+ * Turns a module object's members into accessors whose assignments reach the script's named imports of them
+ * (runner/script/k6-modules.ts LIVE_MODULES): the bundle's virtual module registers a listener that rebinds them.
+ */
+function makeLive(m: Record<string, unknown>): void {
+  const listeners: Array<(key: string, value: unknown) => void> = [];
+  for (const key of Object.keys(m)) {
+    if (key === 'default') continue;
+    let value = m[key];
+    Object.defineProperty(m, key, {
+      get: () => value,
+      set: (v: unknown) => {
+        value = v;
+        for (const listener of listeners) listener(key, v);
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  Object.defineProperty(m, Symbol.for(LIVE_KEY), {
+    value: (listener: (key: string, value: unknown) => void) => listeners.push(listener),
+  });
+}
+
 export function createRealmModules(rt: VuRuntime): RealmModules {
   const instances = new Map<string, unknown>();
   const ctx: RealmModules = {
@@ -42,6 +67,7 @@ export function createRealmModules(rt: VuRuntime): RealmModules {
         const factory = FACTORIES[id];
         if (!factory) throw new Error(`module ${id} is not available in bench's runner`);
         m = factory(rt, ctx);
+        if (LIVE_MODULES.has(id)) makeLive(m as Record<string, unknown>);
         instances.set(id, m);
       }
       return m;

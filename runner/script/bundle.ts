@@ -12,6 +12,7 @@ import { requireCjs } from '../require-cjs';
 import {
   HOSTED_EXPORTS,
   REMOTE_MODULES,
+  requiredModuleSource,
   TIMERS_GLOBAL,
   unsupportedReason,
   virtualModuleSource,
@@ -36,6 +37,8 @@ export interface LoadedScript {
 const esbuild = requireCjs('esbuild') as typeof Esbuild;
 
 const NAMESPACE = 'bench-k6';
+/** The same modules as CommonJS, for require() (a module's identity is its namespace and path). */
+const CJS_NAMESPACE = 'bench-k6-required';
 
 /**
  * The script's timer globals are k6/timers (they keep its iteration open), bound in the bundle rather than by
@@ -59,10 +62,18 @@ function k6Plugin(problems: string[]): Esbuild.Plugin {
           problems.push(reason);
           return { path: args.path, namespace: NAMESPACE, pluginData: 'missing' };
         }
+        // k6's require() of a k6 module returns the module's object itself (jslib's tracing instrumentation assigns
+        // to it: http.get = wrapped), where esbuild's require() of an ES module returns a read-only copy.
+        const cjs = args.kind === 'require-call' && !(args.path in REMOTE_MODULES);
+        if (cjs) return { path: args.path, namespace: CJS_NAMESPACE };
         return { path: REMOTE_MODULES[args.path] ?? args.path, namespace: NAMESPACE };
       });
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
         contents: args.pluginData === 'missing' ? 'export default {};' : virtualModuleSource(args.path),
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /.*/, namespace: CJS_NAMESPACE }, (args) => ({
+        contents: requiredModuleSource(args.path),
         loader: 'js',
       }));
     },

@@ -109,6 +109,16 @@ export function unsupportedReason(id: string): string | undefined {
   return undefined;
 }
 
+/**
+ * k6 modules whose only export is their default object (k6/http, k6/execution, ...): in k6 their named imports read that
+ * object's members live, so `http.get = wrapped` (jslib's tracing instrumentation) also changes `import { get }`.
+ * k6's other modules export named bindings of their own, which such an assignment does not change.
+ */
+export const LIVE_MODULES: ReadonlySet<string> = new Set(['k6/http', 'k6/execution', 'k6/html', 'k6/ws']);
+
+/** The key of a live module object's method that registers a listener for assignments to its members. */
+export const LIVE_KEY = 'bench.k6.live';
+
 /** The JS source of the virtual module that re-exports a built-in from the realm's module table. */
 export function virtualModuleSource(id: string): string {
   const names = K6_MODULES[id] ?? [];
@@ -116,6 +126,17 @@ export function virtualModuleSource(id: string): string {
     `const m = globalThis[Symbol.for('bench.k6.require')](${JSON.stringify(id)});`,
     'export default m;',
   ];
-  for (const n of names) lines.push(`export const ${n} = m.${n};`);
+  if (!LIVE_MODULES.has(id)) {
+    for (const n of names) lines.push(`export const ${n} = m.${n};`);
+    return lines.join('\n');
+  }
+  for (const n of names) lines.push(`export let ${n} = m.${n};`);
+  const cases = names.map((n) => `case ${JSON.stringify(n)}: ${n} = v; break;`).join(' ');
+  lines.push(`m[Symbol.for(${JSON.stringify(LIVE_KEY)})]((k, v) => { switch (k) { ${cases} } });`);
   return lines.join('\n');
+}
+
+/** The CommonJS module a script's `require(id)` of a built-in gets: the realm's module object itself. */
+export function requiredModuleSource(id: string): string {
+  return `module.exports = globalThis[Symbol.for('bench.k6.require')](${JSON.stringify(id)});`;
 }

@@ -30,4 +30,12 @@ describe('k6 modules run by bench', () => {
       );
     }
   });
+
+  it("assigning to k6/http's exports reaches its default and named imports, as jslib's instrumentation needs", async () => {
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await runChecks('module-exports/script.js', threads);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    }
+  });
 });
