@@ -10,6 +10,7 @@ import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
 import { executorOf, parseScenario, type ScenarioConfig, scriptScenarioProblems } from '../executors/index';
 import { ExecutionTuple, parseSegment, parseSequence, segmentText } from '../executors/segments';
 import { defaultHttpOptions } from '../http/default-options';
+import { tlsClientOptions } from '../http/tls-options';
 import { Aggregator } from '../metrics/aggregator';
 import { MetricRegistry } from '../metrics/registry';
 import type { HttpModuleOptions } from '../modules/module-host';
@@ -360,6 +361,7 @@ async function prepareLoaded(
   const teardownTimeout = durationOption(options, 'teardownTimeout', 60_000, problems);
   const handleSummaryTimeout = durationOption(options, 'handleSummaryTimeout', 120_000, problems);
   const minIterationDuration = durationOption(options, 'minIterationDuration', 0, problems);
+  const tls = tlsClientOptions(options.tlsVersion, options.tlsCipherSuites, problems);
   if (problems.length > 0) fail(problems.join('\n'), EXIT_INVALID_CONFIG);
 
   const httpDebug = options.httpDebug;
@@ -372,6 +374,7 @@ async function prepareLoaded(
     discardResponseBodies: options.discardResponseBodies === true,
     throw: options.throw === true,
     insecureSkipTLSVerify: options.insecureSkipTLSVerify === true,
+    tls,
     noConnectionReuse: options.noConnectionReuse === true,
     noVUConnectionReuse: options.noVUConnectionReuse === true,
     noCookiesReset: options.noCookiesReset === true,

@@ -260,6 +260,7 @@ export class VuHttp implements FlowContext {
       this.local = new LocalIo({
         signal: this.host.signal,
         insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+        tls: options.tls,
         noConnectionReuse: options.noConnectionReuse,
       });
     }
@@ -274,7 +275,11 @@ export class VuHttp implements FlowContext {
     this.channel = new IoChannel(
       port,
       this.host.signal,
-      { insecureSkipTLSVerify: options.insecureSkipTLSVerify, noConnectionReuse: options.noConnectionReuse },
+      {
+        insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+        tls: options.tls,
+        noConnectionReuse: options.noConnectionReuse,
+      },
       () => this.host.throwIfInterrupted(),
       this.sharedBody,
     );

@@ -13,6 +13,11 @@ describe('bench run exit codes', () => {
       /invalid threshold defined on no_such_metric; reason: no metric name "no_such_metric" found/,
     ],
     ['test-fail-exit-110.js', 110, /test marked as failed: marked/],
+    [
+      'tls-version-unknown-exit-104.js',
+      104,
+      /tlsVersion: unknown TLS version 'ssl3.0'.*\n.*tlsCipherSuites: unknown cipher suite 'TLS_NOT_A_SUITE'/,
+    ],
     ['setup-timeout-exit-100.js', 100, /setup\(\) execution timed out after 1 seconds/],
     ['no-exported-functions-exit-107.js', 107, /no exported functions in script/],
     ['init-error-exit-107.js', 107, /broken init/],
