@@ -7,4 +7,6 @@ export { mergeSummaryExports, type SummaryExport } from './merge/summary-exports
 export { kv, type ParsedRun, parseRunFlags, runHelp } from './options/run-flags';
 export { checkOutputTargets, type OutputTarget } from './outputs/writable';
 export { runTest } from './run-test';
+export { vendorScript } from './script/bundle';
+export { moduleCacheDir } from './script/remote-modules';
 export { versionJson, versionLine } from './version';

@@ -55,6 +55,8 @@ async function runFromStdin(flags: ParsedRun): Promise<number> {
 
 async function runParsed(flags: ParsedRun & { script: string }): Promise<number> {
   const env = process.env;
+  // The script loader reads it (runner/script/remote-modules.ts), as do the processes of --instances.
+  if (flags.offline) env.BENCH_OFFLINE = '1';
   const noColor = flags.noColor ?? envBool(env.K6_NO_COLOR) ?? env.NO_COLOR !== undefined;
   const logOutput = flags.logOutput ?? env.K6_LOG_OUTPUT ?? 'stderr';
   const logFormat = (flags.logFormat ?? env.K6_LOG_FORMAT ?? 'text') as 'text' | 'json' | 'raw';

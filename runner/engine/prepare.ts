@@ -206,6 +206,7 @@ export async function prepareRun(
   const script = await loadScript(input.scriptPath, {
     hosted: input.vuThreads === undefined ? 'if-possible' : input.vuThreads > 0,
   });
+  for (const note of script.notes) input.logger.warn(note);
   try {
     return await prepareLoaded(input, events, script, env);
   } catch (error) {

@@ -17,6 +17,8 @@ export interface ParsedRun {
   summaryMode?: 'compact' | 'full' | 'disabled';
   noThresholds?: boolean;
   vuThreads?: number;
+  /** bench `--offline`: remote modules only from the module cache (runner/script/remote-modules.ts). */
+  offline?: boolean;
   /** bench `--instances N`: the test as N segmented processes on this machine, one merged result. */
   instances?: number;
   includeSystemEnvVars?: boolean;
@@ -228,6 +230,15 @@ export const RUN_FLAGS: Flag[] = [
     description: 'bench: host the VUs on N shared threads, async APIs only (highest rates; runner/README.md)',
     apply: (r, v) => {
       r.vuThreads = int(v, 'vu-threads');
+    },
+  },
+  {
+    name: 'offline',
+    arg: 'none',
+    description:
+      'bench: load remote modules only from the module cache (BENCH_MODULE_CACHE); one missing stops the run naming its URL',
+    apply: (r) => {
+      r.offline = true;
     },
   },
   {

@@ -17,6 +17,14 @@ import {
   unsupportedReason,
   virtualModuleSource,
 } from './k6-modules';
+import {
+  loadRemoteModule,
+  ModuleCache,
+  moduleCacheDir,
+  offlineMode,
+  type RemoteModuleSource,
+  remoteUrlProblem,
+} from './remote-modules';
 import { markThrows } from './thrown-values';
 
 export interface LoadedScript {
@@ -30,6 +38,8 @@ export interface LoadedScript {
   hostedScriptPath?: string;
   /** Why there is no classic script when one was asked for only if possible. */
   hostedProblem?: string;
+  /** Warnings of the load to log: remote modules taken from the cache because they could not be fetched. */
+  notes: string[];
   /** Removes the temporary bundle. */
   dispose(): void;
 }
@@ -39,6 +49,8 @@ const esbuild = requireCjs('esbuild') as typeof Esbuild;
 const NAMESPACE = 'bench-k6';
 /** The same modules as CommonJS, for require() (a module's identity is its namespace and path). */
 const CJS_NAMESPACE = 'bench-k6-required';
+/** Modules loaded from https: URLs (and http: to loopback). */
+const REMOTE_NAMESPACE = 'bench-remote';
 
 /**
  * The script's timer globals are k6/timers (they keep its iteration open), bound in the bundle rather than by
@@ -52,21 +64,68 @@ const TIMER_DEFINES = Object.fromEntries(
   ]),
 );
 
-function k6Plugin(problems: string[]): Esbuild.Plugin {
+/** Remote modules of one script load, shared by its bundles (the ES module and the classic script). */
+export interface RemoteModules {
+  offline: boolean;
+  cache: ModuleCache;
+  sources: Map<string, Promise<RemoteModuleSource>>;
+}
+
+/**
+ * The plugin that serves the script's imports: k6 modules from the realm (or, with `keepK6`, left as imports for
+ * k6 or bench to serve, as `bench vendor` writes them), remote modules from their URLs or the cache.
+ */
+function k6Plugin(problems: string[], remote: RemoteModules, keepK6 = false): Esbuild.Plugin {
+  const missing = (reason: string) => {
+    problems.push(reason);
+    return { path: reason, namespace: NAMESPACE, pluginData: 'missing' };
+  };
+  const remoteModule = (specifier: string, url: string) => {
+    const problem = remoteUrlProblem(url);
+    if (problem) return missing(problem);
+    return { path: url, namespace: REMOTE_NAMESPACE, pluginData: specifier };
+  };
   return {
     name: 'bench-k6-modules',
     setup(build) {
-      build.onResolve({ filter: /^(k6(\/.*)?|https?:\/\/.*)$/ }, (args) => {
+      build.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
+        if (keepK6) return { path: args.path, external: true };
         const reason = unsupportedReason(args.path);
-        if (reason) {
-          problems.push(reason);
-          return { path: args.path, namespace: NAMESPACE, pluginData: 'missing' };
-        }
+        if (reason) return missing(reason);
         // k6's require() of a k6 module returns the module's object itself (jslib's tracing instrumentation assigns
         // to it: http.get = wrapped), where esbuild's require() of an ES module returns a read-only copy.
-        const cjs = args.kind === 'require-call' && !(args.path in REMOTE_MODULES);
-        if (cjs) return { path: args.path, namespace: CJS_NAMESPACE };
-        return { path: REMOTE_MODULES[args.path] ?? args.path, namespace: NAMESPACE };
+        if (args.kind === 'require-call') return { path: args.path, namespace: CJS_NAMESPACE };
+        return { path: args.path, namespace: NAMESPACE };
+      });
+      build.onResolve({ filter: /^https?:\/\// }, (args) => {
+        if (args.path in REMOTE_MODULES)
+          return keepK6
+            ? { path: args.path, external: true }
+            : { path: REMOTE_MODULES[args.path], namespace: NAMESPACE };
+        return remoteModule(args.path, args.path);
+      });
+      // What a remote module imports besides k6 modules and URLs: paths relative to its own URL, as in k6.
+      build.onResolve({ filter: /.*/, namespace: REMOTE_NAMESPACE }, (args) => {
+        if (args.path.startsWith('.') || args.path.startsWith('/'))
+          return remoteModule(args.path, new URL(args.path, args.importer).href);
+        if (args.path.startsWith('file:'))
+          return missing(`origin (${args.importer}) not allowed to load local file: ${args.path}`);
+        return missing(`The moduleSpecifier "${args.path}" couldn't be recognised as something k6 supports.`);
+      });
+      build.onLoad({ filter: /.*/, namespace: REMOTE_NAMESPACE }, async (args) => {
+        let source = remote.sources.get(args.path);
+        if (!source) {
+          source = loadRemoteModule(String(args.pluginData ?? args.path), args.path, remote);
+          remote.sources.set(args.path, source);
+        }
+        try {
+          const { text } = await source;
+          return { contents: text, loader: /\.ts(\?|#|$)/.test(new URL(args.path).pathname) ? 'ts' : 'js' };
+        } catch (error) {
+          if (!(error instanceof BenchError)) throw error;
+          problems.push(error.message);
+          return { contents: 'export default {};', loader: 'js' };
+        }
       });
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
         contents: args.pluginData === 'missing' ? 'export default {};' : virtualModuleSource(args.path),
@@ -86,6 +145,7 @@ async function bundle(
   outfile: string,
   problems: string[],
   format: 'esm' | 'iife',
+  remote: RemoteModules,
 ): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [path],
@@ -100,7 +160,7 @@ async function bundle(
     target: 'es2022',
     sourcemap: 'inline',
     logLevel: 'silent',
-    plugins: [k6Plugin(problems)],
+    plugins: [k6Plugin(problems, remote)],
     define: TIMER_DEFINES,
   });
   return markThrows(result.outputFiles[0].text, format === 'esm' ? 'module' : 'script');
@@ -117,6 +177,11 @@ export async function loadScript(
 ): Promise<LoadedScript> {
   const path = resolve(scriptPath);
   const problems: string[] = [];
+  const remote: RemoteModules = {
+    offline: offlineMode(),
+    cache: new ModuleCache(moduleCacheDir()),
+    sources: new Map(),
+  };
   // A run killed outright leaves its directory: the next run removes those whose owner is gone.
   const { dir } = createOwnedDir(tmpdir(), BUNDLE_DIR_PREFIX);
   const name = basename(path).replace(/\.[cm]?[jt]s$/, '');
@@ -135,7 +200,7 @@ export async function loadScript(
   };
   let code = '';
   try {
-    code = await bundle(path, file, problems, 'esm');
+    code = await bundle(path, file, problems, 'esm', remote);
   } catch (error) {
     failure(error, `could not load script ${scriptPath}`);
   }
@@ -144,7 +209,7 @@ export async function loadScript(
   let hostedProblem: string | undefined;
   if (options.hosted) {
     try {
-      writeFileSync(hostedFile, await bundle(path, hostedFile, problems, 'iife'));
+      writeFileSync(hostedFile, await bundle(path, hostedFile, problems, 'iife', remote));
     } catch (error) {
       if (options.hosted === true)
         failure(
@@ -155,7 +220,13 @@ export async function loadScript(
       hostedProblem = `it cannot be bundled as a classic script (${messages?.join('; ') ?? String(error)})`;
     }
   }
+  const notes: string[] = [];
+  for (const source of remote.sources.values()) {
+    const note = (await source.catch(() => undefined))?.staleNote;
+    if (note) notes.push(note);
+  }
   return {
+    notes,
     path,
     dir: dirname(path),
     bundleUrl: pathToFileURL(file).href,
@@ -163,4 +234,57 @@ export async function loadScript(
     hostedProblem,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * `bench vendor`: the script with every remote module it imports (and theirs) bundled in, k6 modules left as imports,
+ * so it runs with no network, under bench (`--offline`) and under k6 alike. Remote modules come from their URLs, or
+ * from the cache when they cannot be fetched (or with BENCH_OFFLINE=1). Returns the warnings of the load.
+ */
+export async function vendorScript(scriptPath: string, outfile: string): Promise<string[]> {
+  const problems: string[] = [];
+  const remote: RemoteModules = {
+    offline: offlineMode(),
+    cache: new ModuleCache(moduleCacheDir()),
+    sources: new Map(),
+  };
+  try {
+    await esbuild.build({
+      entryPoints: [resolve(scriptPath)],
+      outfile: resolve(outfile),
+      bundle: true,
+      write: true,
+      format: 'esm',
+      platform: 'neutral',
+      // What k6's JS engine runs reliably (as scripts/build.ts bundles the experiments).
+      target: 'es2020',
+      sourcemap: 'inline',
+      sourcesContent: true,
+      logLevel: 'silent',
+      plugins: [k6Plugin(problems, remote, true)],
+      banner: {
+        js: `// Bundled by \`bench vendor\` from ${basename(scriptPath)} and the remote modules it imports.`,
+      },
+    });
+  } catch (error) {
+    if (problems.length === 0) {
+      const messages = (error as Esbuild.BuildFailure).errors?.map((e) =>
+        e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text,
+      );
+      throw new BenchError(
+        `could not bundle ${scriptPath}: ${messages?.join('; ') ?? String(error)}`,
+        EXIT_SCRIPT_EXCEPTION,
+      );
+    }
+  }
+  if (problems.length > 0) {
+    rmSync(resolve(outfile), { force: true });
+    throw new BenchError([...new Set(problems)].join('\n'), EXIT_SCRIPT_EXCEPTION);
+  }
+  const notes: string[] = [];
+  for (const source of remote.sources.values()) {
+    const note = (await source.catch(() => undefined))?.staleNote;
+    if (note) notes.push(note);
+  }
+  return notes;
 }

@@ -104,8 +104,6 @@ export function unsupportedReason(id: string): string | undefined {
     return `unknown module: ${id} (bench's runner supports ${Object.keys(K6_MODULES)
       .filter((m) => !m.startsWith('jslib:'))
       .join(', ')})`;
-  if (/^https?:\/\//.test(id))
-    return `remote module ${id} cannot be loaded: bench's runner has no network access for imports; vendor it into the script's bundle (only jslib k6-summary 0.0.x/0.1.0 is built in)`;
   return undefined;
 }
 
