@@ -1,5 +1,7 @@
 // The Response object scripts receive (docs/k6-behaviour.md §4.4): k6's field names, canonical header names, body per
 // responseType, timings, error/error_code, and json(selector) over a GJSON subset.
+
+import { parseHTML, type Selection } from '../modules/html';
 import { statusErrorCode } from './error-codes';
 import { get } from './gjson';
 
@@ -177,15 +179,21 @@ export class Response {
     return get(this.#parsed.value, String(selector));
   }
 
-  html(): never {
-    throw new Error("res.html() is not supported by bench's runner (no k6/html); parse res.body yourself");
+  /** k6's res.html(selector?): the body as a k6/html document, or the selector's matches in it. */
+  html(selector?: unknown): Selection {
+    if (typeof this.body !== 'string')
+      throw new Error('the body is not text, so it cannot be parsed as HTML');
+    const doc = parseHTML(this.body, this.url);
+    return selector === undefined ? doc : doc.find(selector);
   }
 
   submitForm(): never {
-    throw new Error("res.submitForm() is not supported by bench's runner (no k6/html)");
+    throw new Error("res.submitForm() is not supported by bench's runner: send the form with http.post()");
   }
 
   clickLink(): never {
-    throw new Error("res.clickLink() is not supported by bench's runner (no k6/html)");
+    throw new Error(
+      "res.clickLink() is not supported by bench's runner: read the link with res.html() and request it",
+    );
   }
 }

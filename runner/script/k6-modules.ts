@@ -66,6 +66,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/metrics': ['Counter', 'Gauge', 'Rate', 'Trend'],
   'k6/execution': ['scenario', 'instance', 'vu', 'test'],
   'k6/encoding': ['b64encode', 'b64decode'],
+  'k6/html': ['parseHTML'],
   'k6/timers': ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
   'k6/data': ['SharedArray'],
   'k6/crypto': [

@@ -1,7 +1,7 @@
 // k6 modules beyond k6/http, run through the CLI as users run them: each fixture checks values with check(), so a
 // run passes when every check passed (checks_failed 0) and the exit code is k6's.
 import { describe, expect, it } from 'vitest';
-import { bench, fixture } from './harness';
+import { bench, fixture, startServer } from './harness';
 
 /** Runs a fixture for one iteration of one VU. */
 function runChecks(name: string, args: string[] = []) {
@@ -36,6 +36,22 @@ describe('k6 modules run by bench', () => {
       const r = await runChecks('module-exports/script.js', threads);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    }
+  });
+
+  it('k6/html: parseHTML and res.html() read a page as k6 documents', async () => {
+    const server = await startServer(() => ({
+      status: 200,
+      body: '<html lang="en"><head><title>Fixture page</title></head><body><ul><li>a</li><li>b</li></ul></body></html>',
+    }));
+    try {
+      for (const threads of [[], ['--vu-threads', '0']]) {
+        const r = await runChecks('html-module.js', [...threads, '-e', `TARGET=${server.url}`]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 4 out of 4/);
+      }
+    } finally {
+      await server.close();
     }
   });
 });
