@@ -7,6 +7,7 @@ import { createK6Module } from './k6';
 import { createK6SummaryModule } from './k6-summary';
 import { createMetricsModule, type DeclaredMetrics } from './metrics';
 import { createTimersModule } from './timers';
+import { createWebSocketsModule } from './websockets';
 
 export interface RealmModules {
   require(id: string): unknown;
@@ -24,6 +25,8 @@ const FACTORIES: Record<string, Factory> = {
   'k6/timers': (_rt, ctx) => ctx.timers,
   'k6/data': (rt, ctx) => createDataModule(rt, ctx.sharedArraysMade),
   'jslib:k6-summary': () => createK6SummaryModule(),
+  'k6/websockets': (rt) => createWebSocketsModule(rt, false),
+  'k6/experimental/websockets': (rt) => createWebSocketsModule(rt, true),
 };
 
 /** Factories registered by modules built elsewhere (k6/http, k6/encoding, k6/crypto); see modules/external.ts. */

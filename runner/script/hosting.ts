@@ -45,6 +45,9 @@ const BLOCKING: Record<string, ReadonlySet<string>> = {
 const ASYNC: Record<string, ReadonlySet<string>> = {
   'k6/http': new Set(['asyncRequest']),
   'k6/timers': new Set(['setTimeout', 'setInterval']),
+  // Their events run the script's handlers later, as timers do.
+  'k6/websockets': new Set(['WebSocket']),
+  'k6/experimental/websockets': new Set(['WebSocket']),
 };
 /** Exports that never run in a VU (each runs once, in its own thread). */
 const REALM_ONLY_EXPORTS = new Set(['setup', 'teardown', 'handleSummary']);
