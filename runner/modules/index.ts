@@ -3,6 +3,7 @@ import { LIVE_KEY, LIVE_MODULES } from '../script/k6-modules';
 import type { VuRuntime } from '../vu/runtime';
 import { createDataModule } from './data';
 import { createExecutionModule } from './execution';
+import { createCsvModule, createFsModule } from './fs';
 import { createK6Module } from './k6';
 import { createK6SummaryModule } from './k6-summary';
 import { createMetricsModule, type DeclaredMetrics } from './metrics';
@@ -26,6 +27,8 @@ const FACTORIES: Record<string, Factory> = {
   'k6/data': (rt, ctx) => createDataModule(rt, ctx.sharedArraysMade),
   'jslib:k6-summary': () => createK6SummaryModule(),
   'k6/websockets': (rt) => createWebSocketsModule(rt, false),
+  'k6/experimental/fs': (rt) => createFsModule(rt),
+  'k6/experimental/csv': (rt) => createCsvModule(rt),
   'k6/experimental/websockets': (rt) => createWebSocketsModule(rt, true),
 };
 

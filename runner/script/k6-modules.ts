@@ -68,6 +68,8 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/encoding': ['b64encode', 'b64decode'],
   'k6/html': ['parseHTML'],
   'k6/websockets': ['WebSocket', 'Blob'],
+  'k6/experimental/fs': ['open', 'SeekMode', 'File'],
+  'k6/experimental/csv': ['parse', 'Parser'],
   'k6/experimental/websockets': ['WebSocket', 'Blob'],
   'k6/timers': ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
   'k6/data': ['SharedArray'],

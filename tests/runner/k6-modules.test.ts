@@ -54,4 +54,10 @@ describe('k6 modules run by bench', () => {
       await server.close();
     }
   });
+
+  it('k6/experimental/fs and k6/experimental/csv read files opened in the init context', async () => {
+    const r = await runChecks('fs-and-csv.js');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 5 out of 5/);
+  });
 });
