@@ -4,8 +4,10 @@ import { createEncodingModule } from './encoding';
 import { createHtmlModule } from './html';
 import { createHttpModule } from './http';
 import { registerModule } from './index';
+import { createSecretsModule } from './secrets';
 
 registerModule('k6/http', (rt) => createHttpModule(rt));
 registerModule('k6/encoding', () => createEncodingModule());
 registerModule('k6/crypto', () => createCryptoModule());
 registerModule('k6/html', () => createHtmlModule());
+registerModule('k6/secrets', () => createSecretsModule());

@@ -17,6 +17,8 @@ export interface ParsedRun {
   summaryMode?: 'compact' | 'full' | 'disabled';
   noThresholds?: boolean;
   vuThreads?: number;
+  /** `--secret-source` values, in order (runner/modules/secrets.ts). */
+  secretSources?: string[];
   /** bench `--offline`: remote modules only from the module cache (runner/script/remote-modules.ts). */
   offline?: boolean;
   /** bench `--instances N`: the test as N segmented processes on this machine, one merged result. */
@@ -398,7 +400,15 @@ export const RUN_FLAGS: Flag[] = [
     description: NOT_IMPLEMENTED,
     apply: opt('paused', () => true),
   },
-  ...['address', 'compatibility-mode', 'features', 'traces-output', 'secret-source'].map(
+  {
+    name: 'secret-source',
+    arg: 'value',
+    description: 'k6/secrets source: file=PATH or mock=KEY=VALUE,... (name=NAME, default); repeatable',
+    apply: (r, v) => {
+      r.secretSources = [...(r.secretSources ?? []), v ?? ''];
+    },
+  },
+  ...['address', 'compatibility-mode', 'features', 'traces-output'].map(
     (name): Flag => ({
       name,
       arg: 'value',

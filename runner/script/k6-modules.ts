@@ -67,6 +67,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/execution': ['scenario', 'instance', 'vu', 'test'],
   'k6/encoding': ['b64encode', 'b64decode'],
   'k6/html': ['parseHTML'],
+  'k6/secrets': ['get', 'source'],
   'k6/websockets': ['WebSocket', 'Blob'],
   'k6/experimental/fs': ['open', 'SeekMode', 'File'],
   'k6/experimental/csv': ['parse', 'Parser'],

@@ -60,4 +60,17 @@ describe('k6 modules run by bench', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 5 out of 5/);
   });
+
+  it('k6/secrets reads --secret-source file and mock sources and redacts their values from logs', async () => {
+    const r = await runChecks('secrets.js', [
+      '--secret-source',
+      `file=name=file,default,${fixture('data/file.secret')}`,
+      '--secret-source',
+      'mock=name=another,cool=not cool',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
+    expect(r.stderr).toContain('the secret is ***SECRET_REDACTED***');
+    expect(r.stderr).not.toMatch(/the secret is some/);
+  });
 });
