@@ -1,4 +1,6 @@
 // Module id -> factory for one realm: the runtime side of script/k6-modules.ts (which lists the exported names).
+
+import * as webStreams from 'node:stream/web';
 import { LIVE_KEY, LIVE_MODULES } from '../script/k6-modules';
 import type { VuRuntime } from '../vu/runtime';
 import { createDataModule } from './data';
@@ -29,6 +31,17 @@ const FACTORIES: Record<string, Factory> = {
   'k6/websockets': (rt) => createWebSocketsModule(rt, false),
   'k6/experimental/fs': (rt) => createFsModule(rt),
   'k6/experimental/csv': (rt) => createCsvModule(rt),
+  // The WHATWG streams k6 implements are the ones Node ships.
+  'k6/experimental/streams': () => {
+    const members = {
+      ReadableStream: webStreams.ReadableStream,
+      ReadableStreamDefaultReader: webStreams.ReadableStreamDefaultReader,
+      CountQueuingStrategy: webStreams.CountQueuingStrategy,
+      WritableStream: webStreams.WritableStream,
+      WritableStreamDefaultWriter: webStreams.WritableStreamDefaultWriter,
+    };
+    return { ...members, default: members };
+  },
   'k6/experimental/websockets': (rt) => createWebSocketsModule(rt, true),
 };
 

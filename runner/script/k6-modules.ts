@@ -71,6 +71,13 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/websockets': ['WebSocket', 'Blob'],
   'k6/experimental/fs': ['open', 'SeekMode', 'File'],
   'k6/experimental/csv': ['parse', 'Parser'],
+  'k6/experimental/streams': [
+    'ReadableStream',
+    'ReadableStreamDefaultReader',
+    'CountQueuingStrategy',
+    'WritableStream',
+    'WritableStreamDefaultWriter',
+  ],
   'k6/experimental/websockets': ['WebSocket', 'Blob'],
   'k6/timers': ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
   'k6/data': ['SharedArray'],
@@ -101,9 +108,38 @@ export const REMOTE_MODULES: Record<string, string> = {
   'https://jslib.k6.io/k6-summary/0.1.0/index.js': 'jslib:k6-summary',
 };
 
+/** Modules k6 v2.2 removed: importing one fails with k6's own message (exit 107). */
+export const REMOVED_MODULES: Record<string, string> = {
+  'k6/experimental/redis':
+    "k6/experimental/redis has been removed. Please migrate to the new version by changing your import to 'k6/x/redis'. Read more here: https://grafana.com/docs/k6/latest/javascript-api/k6-x-redis",
+  'k6/experimental/browser':
+    'k6/experimental/browser has been graduated, please use k6/browser instead.Please update your imports to use k6/browser instead of k6/experimental/browser, For more information, see the migration guide at the link: https://grafana.com/docs/k6/latest/using-k6-browser/migrating-to-k6-v0-52/',
+  'k6/experimental/grpc':
+    'k6/experimental/grpc has been graduated, please use k6/net/grpc instead. See https://grafana.com/docs/k6/latest/javascript-api/k6-net-grpc/ for more information.',
+  'k6/experimental/timers':
+    "k6/experimental/timers has been graduated, and it's now globally available as defined by standard WebAPIs. You just need to remove the import.",
+  'k6/experimental/tracing':
+    'k6/experimental/tracing has been removed. All of it functionality is available as pure JavaScript module. More info available at the docs: https://grafana.com/docs/k6/latest/javascript-api/jslib/http-instrumentation-tempo',
+  'k6/experimental/webcrypto':
+    "k6/experimental/webcrypto has been graduated and it's now globally available as defined by standard WebAPIs. You just need to remove the import.",
+};
+
+/** k6 modules bench's runner does not have (yet): what is missing, named, instead of "unknown module". */
+export const MISSING_MODULES: Record<string, string> = {
+  'k6/ws':
+    "k6/ws (the blocking ws.connect() API) is not implemented by bench's runner; use k6/websockets (the WebSocket API k6 recommends, which bench has) or run the script with k6",
+  'k6/net/grpc':
+    "k6/net/grpc is not implemented by bench's runner (no gRPC client: @grpc/grpc-js is not wired in); run the script with k6",
+  'k6/browser':
+    "k6/browser is not implemented by bench's runner (its Playwright-compatible API over Chromium is not wired in); run the script with k6",
+  'k6/crypto/x509': "k6/crypto/x509 is not implemented by bench's runner; run the script with k6",
+};
+
 /** Why an import cannot be served, or undefined when it can. */
 export function unsupportedReason(id: string): string | undefined {
   if (id in K6_MODULES || id in REMOTE_MODULES) return undefined;
+  if (id in REMOVED_MODULES) return REMOVED_MODULES[id];
+  if (id in MISSING_MODULES) return MISSING_MODULES[id];
   if (id.startsWith('k6/x/'))
     return `unknown module: ${id} (k6 extensions are not supported by bench's runner; run the script with a k6 build that includes the extension)`;
   if (id === 'k6' || id.startsWith('k6/'))

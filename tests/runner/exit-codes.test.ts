@@ -5,7 +5,16 @@ import { bench, fixture } from './harness';
 describe('bench run exit codes', () => {
   it.each([
     ['thresholds-failed-exit-99.js', 99, /thresholds on metrics 'fixture_ms' have been crossed/],
-    ['unsupported-import-k6-ws.js', 107, /unknown module: k6\/ws/],
+    [
+      'unsupported-import-k6-ws.js',
+      107,
+      /k6\/ws \(the blocking ws.connect\(\) API\) is not implemented by bench's runner/,
+    ],
+    [
+      'removed-module-exit-107.js',
+      107,
+      /k6\/experimental\/redis has been removed\. Please migrate to the new version by changing your import to 'k6\/x\/redis'/,
+    ],
     ['scenario-unknown-field-exit-104.js', 104, /scenario "bad": unknown field "rampUp"/],
     [
       'threshold-unknown-metric-exit-104.js',

@@ -73,4 +73,12 @@ describe('k6 modules run by bench', () => {
     expect(r.stderr).toContain('the secret is ***SECRET_REDACTED***');
     expect(r.stderr).not.toMatch(/the secret is some/);
   });
+
+  it('k6/experimental/streams: ReadableStream and WritableStream', async () => {
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await runChecks('streams.js', threads);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    }
+  });
 });
