@@ -11,6 +11,7 @@ import { createK6SummaryModule } from './k6-summary';
 import { createMetricsModule, type DeclaredMetrics } from './metrics';
 import { createTimersModule } from './timers';
 import { createWebSocketsModule } from './websockets';
+import { createWsModule } from './ws';
 
 export interface RealmModules {
   require(id: string): unknown;
@@ -29,6 +30,7 @@ const FACTORIES: Record<string, Factory> = {
   'k6/data': (rt, ctx) => createDataModule(rt, ctx.sharedArraysMade),
   'jslib:k6-summary': () => createK6SummaryModule(),
   'k6/websockets': (rt) => createWebSocketsModule(rt, false),
+  'k6/ws': (rt) => createWsModule(rt),
   'k6/experimental/fs': (rt) => createFsModule(rt),
   'k6/experimental/csv': (rt) => createCsvModule(rt),
   // The WHATWG streams k6 implements are the ones Node ships.

@@ -148,6 +148,11 @@ describe('hostingVerdict: one thread per VU', () => {
     ).toMatch(/it calls require\(\) with a computed module name/);
     expect(
       await refusal(
+        "import ws from 'k6/ws';\nexport default function () { ws.connect('ws://127.0.0.1/', () => {}); }",
+      ),
+    ).toMatch(/it uses k6\/ws, whose connect\(\) blocks its thread/);
+    expect(
+      await refusal(
         `${HTTP}http.get = (u) => http.request('GET', u);\nexport default function () { http.get('http://127.0.0.1/'); }`,
       ),
     ).toMatch(/is used as a value|read as a value/);

@@ -384,6 +384,11 @@ class Analysis {
         this.markHelper(d);
       }
     }
+    // k6/ws's connect() blocks while it runs the socket's handlers: no await can stand for that.
+    if ([...this.namespaces.values()].includes('k6/ws'))
+      throw new Refusal(
+        "it uses k6/ws, whose connect() blocks its thread while it serves the socket's events",
+      );
     for (const ref of this.refs) {
       const p = ref.resolved && this.primitives.get(ref.resolved);
       if (p && ASYNC[p.module]?.has(p.name) && !ref.init && !this.helperNodes.has(ref.identifier as ES.Node))

@@ -67,6 +67,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/execution': ['scenario', 'instance', 'vu', 'test'],
   'k6/encoding': ['b64encode', 'b64decode'],
   'k6/html': ['parseHTML'],
+  'k6/ws': ['connect'],
   'k6/secrets': ['get', 'source'],
   'k6/websockets': ['WebSocket', 'Blob'],
   'k6/experimental/fs': ['open', 'SeekMode', 'File'],
@@ -126,8 +127,6 @@ export const REMOVED_MODULES: Record<string, string> = {
 
 /** k6 modules bench's runner does not have (yet): what is missing, named, instead of "unknown module". */
 export const MISSING_MODULES: Record<string, string> = {
-  'k6/ws':
-    "k6/ws (the blocking ws.connect() API) is not implemented by bench's runner; use k6/websockets (the WebSocket API k6 recommends, which bench has) or run the script with k6",
   'k6/net/grpc':
     "k6/net/grpc is not implemented by bench's runner (no gRPC client: @grpc/grpc-js is not wired in); run the script with k6",
   'k6/browser':

@@ -78,4 +78,37 @@ describe('k6/websockets', () => {
       });
     }
   });
+
+  it('k6/ws: the blocking connect() runs handlers and socket timers, then returns, with ws_* metrics', async () => {
+    const out = join(work.dir, 'legacy.json');
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `WS_URL=${url}`,
+      '--out',
+      `json=${out}`,
+      fixture('ws-legacy.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
+    const points = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point');
+    const of = (metric: string) => points.filter((p) => p.metric === metric);
+    expect(of('ws_sessions').length).toBe(1);
+    expect(of('ws_msgs_sent').length).toBe(2);
+    expect(of('ws_msgs_received').length).toBe(2);
+    expect(of('ws_ping').length).toBe(1);
+    expect(of('ws_session_duration')[0].data.value).toBeGreaterThanOrEqual(200);
+    expect(of('ws_sessions')[0].data.tags).toMatchObject({
+      url: `${url}/echo`,
+      status: '101',
+      my_tag: 'legacy',
+    });
+  });
 });
