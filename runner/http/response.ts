@@ -181,9 +181,12 @@ export class Response {
 
   /** k6's res.html(selector?): the body as a k6/html document, or the selector's matches in it. */
   html(selector?: unknown): Selection {
-    if (typeof this.body !== 'string')
-      throw new Error('the body is not text, so it cannot be parsed as HTML');
-    const doc = parseHTML(this.body, this.url);
+    if (this.body === null)
+      throw new Error(
+        "the body is null so we can't transform it to HTML - this likely was because of a request error getting the response",
+      );
+    const text = typeof this.body === 'string' ? this.body : Buffer.from(this.body).toString('utf8');
+    const doc = parseHTML(text, this.url);
     return selector === undefined ? doc : doc.find(selector);
   }
 
