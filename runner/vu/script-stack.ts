@@ -36,9 +36,12 @@ export function inlineSourceMapRemapper(
         originalColumn?: number;
       };
       if (entry.originalSource === undefined || entry.originalLine === undefined) return whole;
+      // A file: URL is a path; another scheme (a remote module's https:, a bundler's webpack:) is shown as it is.
       const source = entry.originalSource.startsWith('file://')
         ? fileURLToPath(entry.originalSource)
-        : resolve(dirname(file), entry.originalSource);
+        : /^[a-z][a-z0-9+.-]*:/i.test(entry.originalSource)
+          ? entry.originalSource.replace(/^bench-remote:/, '')
+          : resolve(dirname(file), entry.originalSource);
       return `${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
     });
 }
@@ -90,9 +93,13 @@ export function scriptStack(error: unknown): string {
   }
   // Frames of hosted VUs whose blocking calls became awaits read `at async f` and `Object.f [as fn]`: the runner's
   // doing, so they are shown as the script's plain frames.
-  const lines = stack
-    .split('\n')
-    .map((l) => (remap ? remap(l) : l).replace(/^(\s+at )async /, '$1').replace(' [as fn] (', ' ('));
+  const lines = stack.split('\n').map((l) =>
+    (remap ? remap(l) : l)
+      .replace(/^(\s+at )async /, '$1')
+      .replace(' [as fn] (', ' (')
+      // Remote modules' frames read as their URL, as in k6 (the bundle names them by a namespace of its own).
+      .replace(/\bbench-remote:/g, ''),
+  );
   const runnerFrame = /\/dist\/[\w.-]+\.js:|\(node:|at node:|\[nodejs\.internal/;
   return lines.filter((l, i) => i === 0 || !runnerFrame.test(l)).join('\n');
 }
