@@ -19,6 +19,7 @@ const MODULES: Record<string, string> = {
     "import { PREFIX } from '/lib/shared/prefix.js';\nexport const wrap = (s) => PREFIX + s;",
   '/lib/shared/prefix.js': "export const PREFIX = 'lib:';",
   '/cjs/1.0.0/index.js': 'exports.greet = function (name) { return "hi " + name; };',
+  '/lib/1.0.0/boom.js': "export function boom() {\n  throw new Error('boom');\n}",
 };
 
 let server: Server;
@@ -82,6 +83,19 @@ describe('remote modules', () => {
     expect(r.stderr).toContain(
       `The moduleSpecifier "${base}/lib/9.9.9/index.js" couldn't be retrieved from the resolved url "${base}/lib/9.9.9/index.js". Error : "not found: ${base}/lib/9.9.9/index.js"`,
     );
+  });
+
+  it('an error in a remote module is logged with frames naming its URL', async () => {
+    const boom = join(work.dir, 'boom.js');
+    writeFileSync(
+      boom,
+      `import { boom } from '${base}/lib/1.0.0/boom.js';\nexport default function () { boom(); }`,
+    );
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await run(threads, boom);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`at boom (${base}/lib/1.0.0/boom.js:2:`);
+    }
   });
 
   it('bench vendor writes the script with its remote modules bundled in, k6 modules left as imports', async () => {
