@@ -33,6 +33,8 @@ export const BUILTIN_METRICS: readonly MetricDefinition[] = [
   { name: 'ws_ping', type: 'trend', contains: 'time' },
   { name: 'ws_session_duration', type: 'trend', contains: 'time' },
   { name: 'ws_sessions', type: 'counter', contains: 'default' },
+  // k6/net/grpc.
+  { name: 'grpc_req_duration', type: 'trend', contains: 'time' },
   // bench extensions (coordinated omission visibility): not known to Grafana k6.
   { name: 'bench_iteration_start_lag', type: 'trend', contains: 'time' },
   { name: 'bench_event_loop_lag', type: 'trend', contains: 'time' },

@@ -6,6 +6,7 @@ import type { VuRuntime } from '../vu/runtime';
 import { createDataModule } from './data';
 import { createExecutionModule } from './execution';
 import { createCsvModule, createFsModule } from './fs';
+import { createGrpcModule } from './grpc';
 import { createK6Module } from './k6';
 import { createK6SummaryModule } from './k6-summary';
 import { createMetricsModule, type DeclaredMetrics } from './metrics';
@@ -31,6 +32,7 @@ const FACTORIES: Record<string, Factory> = {
   'jslib:k6-summary': () => createK6SummaryModule(),
   'k6/websockets': (rt) => createWebSocketsModule(rt, false),
   'k6/ws': (rt) => createWsModule(rt),
+  'k6/net/grpc': (rt) => createGrpcModule(rt),
   'k6/experimental/fs': (rt) => createFsModule(rt),
   'k6/experimental/csv': (rt) => createCsvModule(rt),
   // The WHATWG streams k6 implements are the ones Node ships.

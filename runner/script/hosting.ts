@@ -389,6 +389,9 @@ class Analysis {
       throw new Refusal(
         "it uses k6/ws, whose connect() blocks its thread while it serves the socket's events",
       );
+    // A grpc Client's blocking methods are reached through objects the analysis does not follow.
+    if ([...this.namespaces.values()].includes('k6/net/grpc'))
+      throw new Refusal("it uses k6/net/grpc, whose Client's connect() and invoke() block its thread");
     for (const ref of this.refs) {
       const p = ref.resolved && this.primitives.get(ref.resolved);
       if (p && ASYNC[p.module]?.has(p.name) && !ref.init && !this.helperNodes.has(ref.identifier as ES.Node))

@@ -1,0 +1,46 @@
+// Messages between a VU's k6/net/grpc clients and its gRPC I/O worker (runner/grpc-io.worker.ts).
+
+/** Where the client's .proto files come from (Client.load). */
+export interface ProtoSource {
+  importPaths: string[];
+  files: string[];
+}
+
+/** VU -> worker. Every command is answered by one GrpcReply with the same id. */
+export type GrpcCommand =
+  | {
+      t: 'connect';
+      id: number;
+      client: number;
+      address: string;
+      plaintext: boolean;
+      timeoutMs: number;
+      insecure: boolean;
+      protos: ProtoSource[];
+      authority?: string;
+    }
+  | {
+      t: 'invoke';
+      id: number;
+      client: number;
+      method: string;
+      request: unknown;
+      metadata: Record<string, string | string[]>;
+      timeoutMs: number;
+    }
+  | { t: 'close'; id: number; client: number };
+
+export type GrpcReply =
+  | { t: 'connected'; id: number; error?: string }
+  | {
+      t: 'response';
+      id: number;
+      status: number;
+      message: unknown;
+      headers: Record<string, string[]>;
+      trailers: Record<string, string[]>;
+      error?: { code: number; message: string; details: unknown[] };
+      start: number;
+      end: number;
+    }
+  | { t: 'closed'; id: number };
