@@ -70,4 +70,55 @@ describe('k6/html', () => {
     });
     expect(doc.find('form').serialize()).toBe('user=ann&ok=on&pick=2&note=hi+there');
   });
+
+  it('filter/is/not callbacks get Selections, single() the first match, as k6', () => {
+    expect(
+      doc
+        .find('li')
+        .filter((_: number, s: Selection) => s.text() === 'two')
+        .size(),
+    ).toBe(1);
+    expect(doc.find('li').is((_: number, s: Selection) => s.text() === 'three')).toBe(true);
+    expect(
+      doc
+        .find('li')
+        .not((_: number, s: Selection) => s.text() === 'one')
+        .size(),
+    ).toBe(2);
+    expect(doc.single('li').text()).toBe('one');
+  });
+
+  it("elements have k6's element-specific members: an anchor's URL parts, attributes by kind", () => {
+    const a = parseHTML(
+      '<a href="http://user:pw@example.com:80/p?q=1#h" rel="prev next" target="_self">6</a>',
+    )
+      .find('a')
+      .get(0) as Element & Record<string, () => unknown>;
+    expect([a.host(), a.hostname(), a.port(), a.protocol(), a.pathname(), a.search(), a.hash()]).toEqual([
+      'example.com',
+      'example.com',
+      '',
+      'http',
+      '/p',
+      '?q=1',
+      '#h',
+    ]);
+    expect([a.username(), a.password(), a.relList(), a.target(), a.text()]).toEqual([
+      'user',
+      'pw',
+      ['prev', 'next'],
+      '_self',
+      '6',
+    ]);
+    const input = doc.find('input[name=ok]').get(0) as Element & Record<string, () => unknown>;
+    expect([input.checked(), input.disabled(), input.name(), input.type()]).toEqual([
+      true,
+      false,
+      'ok',
+      'checkbox',
+    ]);
+    const rel = parseHTML('<a href="/next">n</a>', 'https://h.test/dir/page').find('a').get(0) as Element &
+      Record<string, () => unknown>;
+    expect(rel.href()).toBe('https://h.test/next');
+  });
 });

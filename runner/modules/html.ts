@@ -46,7 +46,8 @@ export class Selection {
     if (arg instanceof Selection) return arg.sel;
     if (typeof arg === 'function') {
       const fn = arg as Callback;
-      return (i, el) => Boolean(fn(i, new Element(this.$, el, this.url)));
+      // k6 hands filter/is/not callbacks a Selection of each element.
+      return (i, el) => Boolean(fn(i, this.wrap(this.$(el))));
     }
     throw new Error('the argument must be a selector, a selection or a function');
   }
@@ -62,6 +63,10 @@ export class Selection {
           : String(selector),
       ),
     );
+  }
+  /** The first element the selector matches (k6's single()). */
+  single(selector: unknown): Selection {
+    return this.wrap(this.sel.find(String(selector)).first());
   }
   closest(selector: unknown): Selection {
     return this.wrap(this.sel.closest(String(selector)));
@@ -267,6 +272,16 @@ export class Element {
     private readonly url: string,
   ) {}
 
+  /** An attribute's URL resolved against the document's URL (res.html()), or as written when there is none. */
+  resolveUrl(value: string): string {
+    if (!this.url) return value;
+    try {
+      return new URL(value, this.url).href;
+    } catch {
+      return value;
+    }
+  }
+
   private element(node: AnyNode | null | undefined): Element | undefined {
     return node ? new Element(this.$, node, this.url) : undefined;
   }
@@ -420,6 +435,122 @@ export class Element {
   matches(selector: string): boolean {
     return this.$(this.node).is(selector);
   }
+}
+
+/** k6's element-specific members (js/modules/k6/html elements): method -> [attribute, kind]. */
+const ATTRIBUTE_MEMBERS: Record<string, [string, 'string' | 'url' | 'bool' | 'int']> = {};
+for (const name of 'abbr accept alt autocapitalize autocomplete challenge charset content data datetime download encoding enctype headers height kind label max media min name pattern placeholder preload rel scope sizes srclang srcset step target type width wrap value'.split(
+  ' ',
+))
+  ATTRIBUTE_MEMBERS[name] = [name, 'string'];
+for (const [method, attr] of Object.entries({
+  acceptCharset: 'accept-charset',
+  accessKey: 'accesskey',
+  crossOrigin: 'crossorigin',
+  dirName: 'dirname',
+  hrefLang: 'hreflang',
+  hreflang: 'hreflang',
+  htmlFor: 'for',
+  httpEquiv: 'http-equiv',
+  keySystem: 'keysystem',
+  keytype: 'keytype',
+  mediaGroup: 'mediagroup',
+  referrerPolicy: 'referrerpolicy',
+  useMap: 'usemap',
+  defaultValue: 'value',
+}))
+  ATTRIBUTE_MEMBERS[method] = [attr, 'string'];
+for (const name of ['href', 'src', 'action', 'cite', 'currentSrc'])
+  ATTRIBUTE_MEMBERS[name] = [name === 'currentSrc' ? 'src' : name, 'url'];
+for (const [method, attr] of Object.entries({
+  allowfullscreen: 'allowfullscreen',
+  async: 'async',
+  autofocus: 'autofocus',
+  autoplay: 'autoplay',
+  checked: 'checked',
+  controls: 'controls',
+  default: 'default',
+  defaultChecked: 'checked',
+  defaultMuted: 'muted',
+  defaultSelected: 'selected',
+  defer: 'defer',
+  disabled: 'disabled',
+  isMap: 'ismap',
+  loop: 'loop',
+  multiple: 'multiple',
+  muted: 'muted',
+  noModule: 'nomodule',
+  noValidate: 'novalidate',
+  readOnly: 'readonly',
+  readonly: 'readonly',
+  required: 'required',
+  reversed: 'reversed',
+  selected: 'selected',
+  sortable: 'sortable',
+  sorted: 'sorted',
+  typeMustMatch: 'typemustmatch',
+}))
+  ATTRIBUTE_MEMBERS[method] = [attr, 'bool'];
+for (const [method, attr] of Object.entries({
+  colSpan: 'colspan',
+  cols: 'cols',
+  high: 'high',
+  low: 'low',
+  maxLength: 'maxlength',
+  optimum: 'optimum',
+  rowSpan: 'rowspan',
+  rows: 'rows',
+  size: 'size',
+  start: 'start',
+  tabIndex: 'tabindex',
+}))
+  ATTRIBUTE_MEMBERS[method] = [attr, 'int'];
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ftp:': '21' };
+
+/** The URL parts k6's anchor and area elements expose, from their href resolved against the document's URL. */
+const HREF_MEMBERS: Record<string, (u: URL | undefined, el: Element) => unknown> = {
+  host: (u) => (!u ? '' : u.port === '' || DEFAULT_PORTS[u.protocol] === u.port ? u.hostname : u.host),
+  hostname: (u) => u?.hostname ?? '',
+  port: (u) => u?.port ?? '',
+  username: (u) => (u ? decodeURIComponent(u.username) : ''),
+  password: (u) => (u ? decodeURIComponent(u.password) : ''),
+  origin: (u) => (u ? u.origin : ''),
+  pathname: (u) => u?.pathname ?? '',
+  protocol: (u) => (u ? u.protocol.replace(/:$/, '') : ':'),
+  search: (u) => u?.search ?? '',
+  hash: (u) => u?.hash ?? '',
+  relList: (_u, el) => (el.getAttribute('rel') ?? '').split(/\s+/).filter(Boolean),
+  text: (_u, el) => el.textContent(),
+};
+
+for (const [method, [attr, kind]] of Object.entries(ATTRIBUTE_MEMBERS)) {
+  if (method in Element.prototype) continue;
+  Object.defineProperty(Element.prototype, method, {
+    value(this: Element): unknown {
+      const raw = this.getAttribute(attr);
+      if (kind === 'bool') return raw !== undefined;
+      if (kind === 'int')
+        return raw === undefined || Number.isNaN(Number.parseInt(raw, 10)) ? 0 : Number.parseInt(raw, 10);
+      if (kind === 'url') return raw === undefined ? '' : this.resolveUrl(raw);
+      return raw ?? '';
+    },
+  });
+}
+for (const [method, read] of Object.entries(HREF_MEMBERS)) {
+  if (method in Element.prototype) continue;
+  Object.defineProperty(Element.prototype, method, {
+    value(this: Element): unknown {
+      const href = this.getAttribute('href');
+      let url: URL | undefined;
+      try {
+        url = href === undefined ? undefined : new URL(this.resolveUrl(href));
+      } catch {
+        url = undefined;
+      }
+      return read(url, this);
+    },
+  });
 }
 
 /** k6's parseHTML(src): the document as a Selection; `url` resolves relative links (res.html()). */
