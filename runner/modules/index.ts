@@ -3,6 +3,7 @@
 import * as webStreams from 'node:stream/web';
 import { LIVE_KEY, LIVE_MODULES } from '../script/k6-modules';
 import type { VuRuntime } from '../vu/runtime';
+import { createBrowserModule } from './browser';
 import { createDataModule } from './data';
 import { createExecutionModule } from './execution';
 import { createCsvModule, createFsModule } from './fs';
@@ -33,6 +34,7 @@ const FACTORIES: Record<string, Factory> = {
   'k6/websockets': (rt) => createWebSocketsModule(rt, false),
   'k6/ws': (rt) => createWsModule(rt),
   'k6/net/grpc': (rt) => createGrpcModule(rt),
+  'k6/browser': (rt) => createBrowserModule(rt),
   'k6/experimental/fs': (rt) => createFsModule(rt),
   'k6/experimental/csv': (rt) => createCsvModule(rt),
   // The WHATWG streams k6 implements are the ones Node ships.

@@ -68,6 +68,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/encoding': ['b64encode', 'b64decode'],
   'k6/html': ['parseHTML'],
   'k6/ws': ['connect'],
+  'k6/browser': ['browser', 'devices'],
   'k6/net/grpc': [
     'Client',
     'Stream',
@@ -148,8 +149,6 @@ export const REMOVED_MODULES: Record<string, string> = {
 
 /** k6 modules bench's runner does not have (yet): what is missing, named, instead of "unknown module". */
 export const MISSING_MODULES: Record<string, string> = {
-  'k6/browser':
-    "k6/browser is not implemented by bench's runner (its Playwright-compatible API over Chromium is not wired in); run the script with k6",
   'k6/crypto/x509': "k6/crypto/x509 is not implemented by bench's runner; run the script with k6",
 };
 

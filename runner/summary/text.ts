@@ -20,6 +20,8 @@ function category(name: string): string {
   if (name.startsWith('http_')) return 'HTTP';
   if (BUILTIN_NAMES.has(name) && name.startsWith('ws_')) return 'WEBSOCKET';
   if (BUILTIN_NAMES.has(name) && name.startsWith('grpc_')) return 'GRPC';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('browser_web_vital_')) return 'WEB_VITALS';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('browser_')) return 'BROWSER';
   if (EXECUTION.has(name) || name.startsWith('bench_')) return 'EXECUTION';
   if (name === 'data_sent' || name === 'data_received') return 'NETWORK';
   if (BUILTIN_PREFIXES.some((p) => name.startsWith(p)) || name === 'checks' || name === 'group_duration')
