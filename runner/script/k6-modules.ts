@@ -68,6 +68,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/encoding': ['b64encode', 'b64decode'],
   'k6/html': ['parseHTML'],
   'k6/ws': ['connect'],
+  'k6/crypto/x509': ['parse', 'getAltNames', 'getIssuer', 'getSubject'],
   'k6/browser': ['browser', 'devices'],
   'k6/net/grpc': [
     'Client',
@@ -147,16 +148,10 @@ export const REMOVED_MODULES: Record<string, string> = {
     "k6/experimental/webcrypto has been graduated and it's now globally available as defined by standard WebAPIs. You just need to remove the import.",
 };
 
-/** k6 modules bench's runner does not have (yet): what is missing, named, instead of "unknown module". */
-export const MISSING_MODULES: Record<string, string> = {
-  'k6/crypto/x509': "k6/crypto/x509 is not implemented by bench's runner; run the script with k6",
-};
-
 /** Why an import cannot be served, or undefined when it can. */
 export function unsupportedReason(id: string): string | undefined {
   if (id in K6_MODULES || id in REMOTE_MODULES) return undefined;
   if (id in REMOVED_MODULES) return REMOVED_MODULES[id];
-  if (id in MISSING_MODULES) return MISSING_MODULES[id];
   if (id.startsWith('k6/x/'))
     return `unknown module: ${id} (k6 extensions are not supported by bench's runner; run the script with a k6 build that includes the extension)`;
   if (id === 'k6' || id.startsWith('k6/'))

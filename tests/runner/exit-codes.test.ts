@@ -5,7 +5,11 @@ import { bench, fixture } from './harness';
 describe('bench run exit codes', () => {
   it.each([
     ['thresholds-failed-exit-99.js', 99, /thresholds on metrics 'fixture_ms' have been crossed/],
-    ['unsupported-import-k6-x509.js', 107, /k6\/crypto\/x509 is not implemented by bench's runner/],
+    [
+      'unsupported-import-k6-x-redis.js',
+      107,
+      /unknown module: k6\/x\/redis \(k6 extensions are not supported/,
+    ],
     [
       'removed-module-exit-107.js',
       107,
