@@ -3,6 +3,7 @@
 // shared by its VUs; each File handle keeps its own offset.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { VuRuntime } from '../vu/runtime';
 
 export const SeekMode = Object.freeze({ Start: 0, Current: 1, End: 2 });
@@ -68,7 +69,7 @@ export function createFsModule(rt: VuRuntime): Record<string, unknown> {
         );
       if (typeof path !== 'string' || path === '')
         throw new FsError('TypeError', 'open() failed; reason: path cannot be empty');
-      const full = resolve(rt.data.scriptDir, path);
+      const full = path.startsWith('file:') ? fileURLToPath(path) : resolve(rt.data.scriptDir, path);
       let data = contents.get(full);
       if (!data) {
         const stat = statSync(full, { throwIfNoEntry: false });

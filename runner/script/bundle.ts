@@ -11,6 +11,7 @@ import { BUNDLE_DIR_PREFIX, createOwnedDir } from '../owned-temp-dirs';
 import { requireCjs } from '../require-cjs';
 import {
   HOSTED_EXPORTS,
+  IMPORT_META_RESOLVE_GLOBAL,
   REMOTE_MODULES,
   requiredModuleSource,
   TIMERS_GLOBAL,
@@ -63,6 +64,12 @@ const TIMER_DEFINES = Object.fromEntries(
     [`globalThis.${name}`, `${TIMERS_GLOBAL}.${name}`],
   ]),
 );
+
+/**
+ * k6's import.meta.resolve(path): a file: URL for `open()`. The bundle has no module URLs of its own, so paths resolve
+ * against the entry script's directory, as bench's open() does.
+ */
+const BUNDLE_DEFINES = { ...TIMER_DEFINES, 'import.meta.resolve': IMPORT_META_RESOLVE_GLOBAL };
 
 /** Remote modules of one script load, shared by its bundles (the ES module and the classic script). */
 export interface RemoteModules {
@@ -161,7 +168,7 @@ async function bundle(
     sourcemap: 'inline',
     logLevel: 'silent',
     plugins: [k6Plugin(problems, remote)],
-    define: TIMER_DEFINES,
+    define: BUNDLE_DEFINES,
   });
   return markThrows(result.outputFiles[0].text, format === 'esm' ? 'module' : 'script');
 }

@@ -15,7 +15,13 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Scope, ScopeManager, Variable } from 'eslint-scope';
 import type * as ES from 'estree';
 import { requireCjs } from '../require-cjs';
-import { HOSTED_WEB_GLOBALS, K6_MODULES, LIVE_KEY, TIMERS_GLOBAL } from './k6-modules';
+import {
+  HOSTED_WEB_GLOBALS,
+  IMPORT_META_RESOLVE_GLOBAL,
+  K6_MODULES,
+  LIVE_KEY,
+  TIMERS_GLOBAL,
+} from './k6-modules';
 import { THROWN_GLOBAL } from './thrown-values';
 
 // Its CommonJS build by require (../require-cjs.ts): the ES build imports two CommonJS packages.
@@ -116,6 +122,7 @@ const HOSTED_GLOBALS = new Set<string>([
   'global',
   TIMERS_GLOBAL,
   THROWN_GLOBAL,
+  IMPORT_META_RESOLVE_GLOBAL,
 ]);
 /** The language's own globals (every vm context has them). */
 const LANGUAGE_GLOBALS = new Set(

@@ -4,6 +4,9 @@
 /** The realm global holding k6/timers, which the bundle's timer globals are bound to (runner/script/bundle.ts). */
 export const TIMERS_GLOBAL = '__bench_k6_timers';
 
+/** The realm global `import.meta.resolve` is bound to (runner/script/bundle.ts, runner/vu/realm.ts). */
+export const IMPORT_META_RESOLVE_GLOBAL = '__bench_import_meta_resolve';
+
 /** Where the classic-script bundle for hosted VUs (`--vu-threads`) leaves the script's exports. */
 export const HOSTED_EXPORTS = '__bench_k6_exports';
 

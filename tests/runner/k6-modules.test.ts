@@ -81,4 +81,12 @@ describe('k6 modules run by bench', () => {
       expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
     }
   });
+
+  it('import.meta.resolve() gives a file: URL that open() reads', async () => {
+    for (const threads of [[], ['--vu-threads', '0']]) {
+      const r = await runChecks('import-meta-resolve.js', threads);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    }
+  });
 });

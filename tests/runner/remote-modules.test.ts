@@ -16,8 +16,8 @@ const MODULES: Record<string, string> = {
     'export function encoded(text) { return wrap(b64encode(text)); }',
   ].join('\n'),
   '/lib/1.0.0/util.js':
-    "import { PREFIX } from '/lib/shared/prefix.js';\nexport const wrap = (s) => PREFIX + s;",
-  '/lib/shared/prefix.js': "export const PREFIX = 'lib:';",
+    "import { PREFIX } from '/lib/common/prefix.js';\nexport const wrap = (s) => PREFIX + s;",
+  '/lib/common/prefix.js': "export const PREFIX = 'lib:';",
   '/cjs/1.0.0/index.js': 'exports.greet = function (name) { return "hi " + name; };',
   '/lib/1.0.0/boom.js': "export function boom() {\n  throw new Error('boom');\n}",
 };
@@ -69,7 +69,7 @@ describe('remote modules', () => {
       expect.arrayContaining([
         '/lib/1.0.0/index.js?_k6=1',
         '/lib/1.0.0/util.js?_k6=1',
-        '/lib/shared/prefix.js?_k6=1',
+        '/lib/common/prefix.js?_k6=1',
         '/cjs/1.0.0/index.js?_k6=1',
       ]),
     );
