@@ -91,7 +91,7 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
       const sizes = await request.sizes().catch(() => undefined);
       const metadata = rt.metadata();
       const time = Date.now();
-      const duration = timing.responseEnd > 0 ? timing.responseEnd : 0;
+      const duration = Math.max(timing.responseEnd, 0);
       rt.emit([
         { metric: 'browser_http_req_duration', time, value: duration, tags, metadata },
         {

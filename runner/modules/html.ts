@@ -158,9 +158,9 @@ export class Selection {
         return first.attr('value') ?? first.html() ?? '';
       case 'select': {
         const selected = first.find('option[selected]');
-        const valueOf = (el: AnyNode) => this.$(el).attr('value') ?? this.$(el).html() ?? '';
-        if (first.attr('multiple') !== undefined) return selected.toArray().map(valueOf);
-        return selected.length === 0 ? '' : valueOf(selected[0]);
+        const optionValue = (el: AnyNode) => this.$(el).attr('value') ?? this.$(el).html() ?? '';
+        if (first.attr('multiple') !== undefined) return selected.toArray().map(optionValue);
+        return selected.length === 0 ? '' : optionValue(selected[0]);
       }
       default:
         return undefined;
