@@ -34,6 +34,40 @@ const VITALS_SCRIPT = `(() => {
   observe('navigation', (e) => report('ttfb', e.responseStart));
 })();`;
 
+/** k6's network profiles for page.throttleNetwork(): latency in ms, throughput in bytes/s (-1: unthrottled). */
+const NETWORK_PROFILES = {
+  'No Throttling': { latency: 0, download: -1, upload: -1 },
+  'Slow 3G': { latency: 400 * 5, download: ((500 * 1000) / 8) * 0.8, upload: ((500 * 1000) / 8) * 0.8 },
+  'Fast 3G': {
+    latency: 150 * 3.75,
+    download: ((1.6 * 1000 * 1000) / 8) * 0.9,
+    upload: ((750 * 1000) / 8) * 0.9,
+  },
+};
+
+/** k6's page methods Playwright does not have, over the page's Chrome DevTools Protocol session. */
+function withK6PageMethods(page: Playwright.Page): Playwright.Page {
+  let session: Promise<Playwright.CDPSession> | undefined;
+  const cdp = () => {
+    session ??= page.context().newCDPSession(page);
+    return session;
+  };
+  Object.assign(page, {
+    async throttleNetwork(profile: { latency?: number; download?: number; upload?: number }) {
+      await (await cdp()).send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: profile.latency ?? 0,
+        downloadThroughput: profile.download ?? -1,
+        uploadThroughput: profile.upload ?? -1,
+      });
+    },
+    async throttleCPU(profile: { rate?: number }) {
+      await (await cdp()).send('Emulation.setCPUThrottlingRate', { rate: profile.rate ?? 1 });
+    },
+  });
+  return page;
+}
+
 export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
   let launched: Promise<Playwright.Browser> | undefined;
   let context: Playwright.BrowserContext | undefined;
@@ -129,6 +163,8 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
     await closing;
     const browser = await launch();
     const ctx = await browser.newContext(options);
+    const newPage = ctx.newPage.bind(ctx);
+    Object.assign(ctx, { newPage: async () => withK6PageMethods(await newPage()) });
     context = ctx;
     ctx.on('close', () => {
       if (context === ctx) context = undefined;
@@ -171,6 +207,14 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
     },
   };
 
-  const members = { browser, devices: {} };
+  /** k6's chromium.connectOverCDP(url): a browser that already runs, reached over its DevTools endpoint. */
+  const chromium = {
+    async connectOverCDP(url: unknown) {
+      const pw = requireCjs('playwright-core') as typeof Playwright;
+      return pw.chromium.connectOverCDP(String(url));
+    },
+  };
+
+  const members = { browser, chromium, devices: {}, networkProfiles: NETWORK_PROFILES };
   return { ...members, default: members };
 }

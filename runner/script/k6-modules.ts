@@ -72,7 +72,7 @@ export const K6_MODULES: Record<string, readonly string[]> = {
   'k6/html': ['parseHTML'],
   'k6/ws': ['connect'],
   'k6/crypto/x509': ['parse', 'getAltNames', 'getIssuer', 'getSubject'],
-  'k6/browser': ['browser', 'devices'],
+  'k6/browser': ['browser', 'chromium', 'devices', 'networkProfiles'],
   'k6/net/grpc': [
     'Client',
     'Stream',
