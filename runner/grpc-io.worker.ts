@@ -159,4 +159,117 @@ function handle(command: GrpcCommand): void {
   }
 }
 
-port.on('message', handle);
+/** Open streams by id: a call, or (server streaming) what the first write will start. */
+const streams = new Map<
+  number,
+  {
+    call?: grpc.ClientWritableStream<object> | grpc.ClientReadableStream<object>;
+    start?: (message: unknown) => void;
+  }
+>();
+
+function streamCommand(
+  command: Extract<GrpcCommand, { t: 'stream-open' | 'stream-write' | 'stream-end' }>,
+): void {
+  if (command.t === 'stream-open') {
+    const conn = conns.get(command.client);
+    const method = conn?.methods.get(command.method);
+    if (!conn || !method) {
+      post({
+        t: 'stream-error',
+        id: command.id,
+        code: grpc.status.UNIMPLEMENTED,
+        message: `method "${command.method}" not found in file descriptors`,
+      });
+      return;
+    }
+    const metadata = new grpc.Metadata();
+    for (const [k, v] of Object.entries(command.metadata)) for (const one of [v].flat()) metadata.add(k, one);
+    const options = command.timeoutMs > 0 ? { deadline: Date.now() + command.timeoutMs } : {};
+    const id = command.id;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      streams.delete(id);
+      post({ t: 'stream-end', id });
+    };
+    const fail = (error: grpc.ServiceError) => {
+      if (ended) return;
+      ended = true;
+      streams.delete(id);
+      post({
+        t: 'stream-error',
+        id,
+        code: error.code ?? grpc.status.UNKNOWN,
+        message: error.details ?? error.message,
+      });
+    };
+    const listen = (call: grpc.ClientReadableStream<object> | grpc.ClientDuplexStream<object, object>) => {
+      call.on('data', (message) => post({ t: 'stream-data', id, message }));
+      call.on('error', fail);
+      call.on('end', end);
+    };
+    if (method.requestStream) {
+      if (method.responseStream) {
+        const call = conn.client.makeBidiStreamRequest(
+          method.path,
+          method.requestSerialize,
+          method.responseDeserialize,
+          metadata,
+          options,
+        );
+        listen(call);
+        streams.set(id, { call });
+      } else {
+        const call = conn.client.makeClientStreamRequest(
+          method.path,
+          method.requestSerialize,
+          method.responseDeserialize,
+          metadata,
+          options,
+          (error, value) => {
+            if (error) fail(error);
+            else {
+              post({ t: 'stream-data', id, message: value });
+              end();
+            }
+          },
+        );
+        streams.set(id, { call });
+      }
+    } else {
+      // Server streaming takes its one request when it starts: the first write starts it, as a generated client would.
+      streams.set(id, {
+        start: (message) => {
+          const call = conn.client.makeServerStreamRequest(
+            method.path,
+            method.requestSerialize,
+            method.responseDeserialize,
+            message as object,
+            metadata,
+            options,
+          );
+          listen(call);
+          streams.set(id, { call });
+        },
+      });
+    }
+    return;
+  }
+  const stream = streams.get(command.id);
+  if (!stream) return;
+  if (command.t === 'stream-write') {
+    if (stream.start) stream.start(command.message);
+    else if (stream.call && 'write' in stream.call) stream.call.write(command.message as object);
+    return;
+  }
+  if (stream.start) stream.start({});
+  else if (stream.call && 'end' in stream.call && 'write' in stream.call) stream.call.end();
+}
+
+port.on('message', (command: GrpcCommand) => {
+  if (command.t === 'stream-open' || command.t === 'stream-write' || command.t === 'stream-end')
+    streamCommand(command);
+  else handle(command);
+});

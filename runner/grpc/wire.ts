@@ -28,7 +28,17 @@ export type GrpcCommand =
       metadata: Record<string, string | string[]>;
       timeoutMs: number;
     }
-  | { t: 'close'; id: number; client: number };
+  | { t: 'close'; id: number; client: number }
+  | {
+      t: 'stream-open';
+      id: number;
+      client: number;
+      method: string;
+      metadata: Record<string, string | string[]>;
+      timeoutMs: number;
+    }
+  | { t: 'stream-write'; id: number; message: unknown }
+  | { t: 'stream-end'; id: number };
 
 export type GrpcReply =
   | { t: 'connected'; id: number; error?: string }
@@ -43,4 +53,8 @@ export type GrpcReply =
       start: number;
       end: number;
     }
-  | { t: 'closed'; id: number };
+  | { t: 'closed'; id: number }
+  /** A stream's event; `id` is the stream's (its stream-open command's id). */
+  | { t: 'stream-data'; id: number; message: unknown }
+  | { t: 'stream-end'; id: number }
+  | { t: 'stream-error'; id: number; code: number; message: string };

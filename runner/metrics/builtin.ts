@@ -35,6 +35,9 @@ export const BUILTIN_METRICS: readonly MetricDefinition[] = [
   { name: 'ws_sessions', type: 'counter', contains: 'default' },
   // k6/net/grpc.
   { name: 'grpc_req_duration', type: 'trend', contains: 'time' },
+  { name: 'grpc_streams', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_received', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_sent', type: 'counter', contains: 'default' },
   // k6/browser.
   { name: 'browser_data_received', type: 'counter', contains: 'data' },
   { name: 'browser_data_sent', type: 'counter', contains: 'data' },

@@ -2,7 +2,7 @@
 // unary calls over @grpc/grpc-js, the Status constants, and grpc_req_duration with k6's tags. The connections live in
 // a gRPC I/O worker (runner/grpc-io.worker.ts); connect() and invoke() block this VU's thread on its signal word as a
 // sync HTTP request does, so the hosting analysis gives such scripts a thread per VU. Not here (each throws naming
-// itself): streams, server reflection, loadProtoset.
+// itself): server reflection, loadProtoset, healthCheck.
 import { resolve } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type * as ProtoLoader from '@grpc/proto-loader';
@@ -45,7 +45,13 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
   const pending = new Map<number, (reply: GrpcReply) => void>();
   let nextId = 1;
   let nextClient = 1;
+  /** Open streams' event handlers by stream id (stream events keep coming until its end or error). */
+  const streamEvents = new Map<number, (reply: GrpcReply) => void>();
   const deliver = (reply: GrpcReply) => {
+    if (reply.t === 'stream-data' || reply.t === 'stream-end' || reply.t === 'stream-error') {
+      streamEvents.get(reply.id)?.(reply);
+      return;
+    }
     const done = pending.get(reply.id);
     pending.delete(reply.id);
     done?.(reply);
@@ -154,6 +160,11 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       return true;
     }
 
+    /** What a Stream of this client needs: its id and the invoke command shape (tags, metadata, timeout). */
+    streamCommand(method: unknown, params: unknown): InvokeCommand & { client: number } {
+      return this.#command(method, {}, params);
+    }
+
     #command(method: unknown, request: unknown, params: unknown): InvokeCommand {
       if (rt.inInitContext()) throw new Error('invoking RPC methods in the init context is not supported');
       if (!this.#connected) throw new Error('no gRPC connection, you must call connect first');
@@ -240,9 +251,80 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
     }
   }
 
+  /** k6's grpc.Stream: client, server and bidirectional streaming, with its data, end and error events. */
   class Stream {
-    constructor() {
-      throw new Error("gRPC streams (grpc.Stream) are not implemented by bench's runner; unary calls are");
+    readonly #id: number;
+    readonly #tags: Record<string, string>;
+    #handlers = new Map<string, Array<(...args: unknown[]) => unknown>>();
+    #open = true;
+
+    constructor(client: unknown, method: unknown, params?: unknown) {
+      if (!(client instanceof Client)) throw new Error('a Stream needs a connected grpc.Client');
+      const command = client.streamCommand(method, params);
+      this.#id = command.id;
+      this.#tags = command.tags;
+      const metadata = rt.metadata();
+      let finished: () => void = () => {};
+      rt.track(
+        new Promise<void>((resolve) => {
+          finished = resolve;
+        }),
+      );
+      streamEvents.set(this.#id, (reply) => {
+        if (reply.t === 'stream-data') {
+          rt.emit([
+            { metric: 'grpc_streams_msgs_received', time: Date.now(), value: 1, tags: this.#tags, metadata },
+          ]);
+          this.#fire('data', reply.message);
+          return;
+        }
+        streamEvents.delete(this.#id);
+        this.#open = false;
+        if (reply.t === 'stream-error')
+          this.#fire('error', { code: reply.code, message: reply.message, details: [] });
+        else this.#fire('end');
+        finished();
+      });
+      send({
+        t: 'stream-open',
+        id: this.#id,
+        client: command.client,
+        method: command.method,
+        metadata: command.metadata,
+        timeoutMs: params && (params as { timeout?: unknown }).timeout !== undefined ? command.timeoutMs : 0,
+      });
+      rt.emit([{ metric: 'grpc_streams', time: Date.now(), value: 1, tags: this.#tags, metadata }]);
+    }
+
+    #fire(event: string, ...args: unknown[]): void {
+      for (const handler of this.#handlers.get(event) ?? []) handler.apply(this, args);
+    }
+
+    on(event: unknown, handler: unknown): void {
+      if (typeof handler !== 'function')
+        throw new Error(`handler for "${String(event)}" event isn't a callable function`);
+      this.#handlers.set(String(event), [
+        ...(this.#handlers.get(String(event)) ?? []),
+        handler as (...args: unknown[]) => unknown,
+      ]);
+    }
+
+    write(message: unknown): void {
+      if (!this.#open) return;
+      send({ t: 'stream-write', id: this.#id, message: JSON.parse(JSON.stringify(message ?? {})) });
+      rt.emit([
+        {
+          metric: 'grpc_streams_msgs_sent',
+          time: Date.now(),
+          value: 1,
+          tags: this.#tags,
+          metadata: rt.metadata(),
+        },
+      ]);
+    }
+
+    end(): void {
+      if (this.#open) send({ t: 'stream-end', id: this.#id });
     }
   }
 

@@ -32,6 +32,23 @@ beforeAll(async () => {
     },
     Fail: (_call: unknown, done: grpc.sendUnaryData<unknown>) =>
       done({ code: grpc.status.NOT_FOUND, details: 'no such thing' }),
+    Countdown: (call: grpc.ServerWritableStream<{ count: string }, unknown>) => {
+      for (let n = Number(call.request.count); n > 0; n--) call.write({ reply: `t-${n}`, count: String(n) });
+      call.end();
+    },
+    Sum: (call: grpc.ServerReadableStream<{ count: string }, unknown>, done: grpc.sendUnaryData<unknown>) => {
+      let sum = 0;
+      call.on('data', (m: { count: string }) => {
+        sum += Number(m.count);
+      });
+      call.on('end', () => done(null, { reply: 'sum', count: String(sum) }));
+    },
+    Echo: (call: grpc.ServerDuplexStream<{ greeting: string }, unknown>) => {
+      call.on('data', (m: { greeting: string }) =>
+        call.write({ reply: m.greeting.toUpperCase(), count: '0' }),
+      );
+      call.on('end', () => call.end());
+    },
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) =>
@@ -82,6 +99,36 @@ describe('k6/net/grpc', () => {
       method: 'SayHello',
       my_tag: 'grpc',
       scenario: 'default',
+    });
+  });
+
+  it('streams: server, client and bidirectional, with grpc_streams* metrics', async () => {
+    const out = join(work.dir, 'streams.json');
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      '--out',
+      `json=${out}`,
+      fixture('grpc-streams.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
+    const points = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point');
+    const count = (metric: string) => points.filter((p) => p.metric === metric).length;
+    expect(count('grpc_streams')).toBe(3);
+    expect(count('grpc_streams_msgs_sent')).toBe(5);
+    expect(count('grpc_streams_msgs_received')).toBe(6);
+    expect(points.find((p) => p.metric === 'grpc_streams')?.data.tags).toMatchObject({
+      name: '/hello.HelloService/Countdown',
+      method: 'Countdown',
     });
   });
 });
