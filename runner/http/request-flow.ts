@@ -33,6 +33,8 @@ export interface FlowContext {
   tagFlags: HttpTagFlags;
   /** Reuses the tags of repeated identical exchanges (see ExchangeTagMemo). */
   tagMemo: ExchangeTagMemo;
+  /** http.request() for res.submitForm() and res.clickLink(). */
+  followUp?: (method: string, url: string, body: unknown, params: unknown) => unknown;
 }
 
 /** k6's res.timings from the wire phases (built field by field: spreading is slow on this path). */
@@ -321,6 +323,7 @@ export class RequestFlow {
       error,
       errorCode,
       request: () => this.requestInfo(),
+      followUp: this.ctx.followUp,
     });
     if (error) {
       this.ctx.host.log('warn', 'Request Failed', { error });

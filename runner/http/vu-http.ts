@@ -63,6 +63,12 @@ export class VuHttp implements FlowContext {
     });
   }
 
+  /** http.request() as the script's sync calls make it (a promise on hosted VUs whose calls became awaits). */
+  readonly followUp = (method: string, url: unknown, body: unknown, params: unknown): unknown =>
+    this.host.awaitsBlocking
+      ? this.asyncRequest(method, url, body, params)
+      : this.request(method, url, body, params);
+
   defaultCallback(): ExpectedStatuses | null {
     return this.callback;
   }

@@ -396,6 +396,10 @@ class Analysis {
       throw new Refusal(
         "it uses k6/ws, whose connect() blocks its thread while it serves the socket's events",
       );
+    // res.submitForm() and res.clickLink() send requests from a Response, an object the analysis does not follow.
+    for (const name of ['submitForm', 'clickLink'])
+      if (this.membersNamed.has(name))
+        throw new Refusal(`it calls res.${name}(), which sends a request from a response object`);
     // A grpc Client's blocking methods are reached through objects the analysis does not follow.
     if ([...this.namespaces.values()].includes('k6/net/grpc'))
       throw new Refusal("it uses k6/net/grpc, whose Client's connect() and invoke() block its thread");

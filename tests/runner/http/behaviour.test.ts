@@ -54,6 +54,25 @@ describe('k6/http behaviour against a loopback server', () => {
     expect(env.server.seen.slice(before)).toHaveLength(6);
   });
 
+  it("res.submitForm() and res.clickLink() send k6's follow-up requests", async () => {
+    const r = await env.vu.run(`
+      const page = http.get('${env.server.url}/form-page');
+      const posted = page.submitForm({ fields: { role: 'ops' }, params: { tags: { step: 'form' } } });
+      const got = page.submitForm({ formSelector: '#g' });
+      const clicked = page.clickLink({ selector: 'a.x' });
+      return [posted.json('method'), posted.json('path'), posted.json('body'), got.json('path'), clicked.json('path')];
+    `);
+    expect(r.value).toEqual([
+      'POST',
+      '/echo?via=form',
+      'go=Go&role=ops&user=ann',
+      '/echo?q=1',
+      '/echo?from=link',
+    ]);
+    const tagged = r.samples.find((s) => s.metric === 'http_reqs' && s.tags.step === 'form');
+    expect(tagged?.tags.method).toBe('POST');
+  });
+
   it('stops at params.redirects and returns the redirect', async () => {
     const r = await env.vu.run(
       `const res = http.get('${env.server.url}/redirect/3', { redirects: 1 }); return res.status;`,

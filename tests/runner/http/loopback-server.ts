@@ -111,6 +111,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, seen: string[])
       res.end(Buffer.alloc(Number(parts[1]), 7));
       return;
     }
+    case 'form-page': {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<form method="post" action="/echo?via=form"><input name="user" value="ann"><input name="role" value="dev">' +
+          '<input type="submit" name="go" value="Go"></form><form id="g" action="echo"><input name="q" value="1"></form>' +
+          '<a class="x" href="/echo?from=link">next</a>',
+      );
+      return;
+    }
     case 'digest-auth': {
       // /digest-auth/<user>/<password>, as httpbin's: a Digest challenge (MD5, qop=auth), then the answer checked.
       const [user, password] = [parts[1], parts[2]];
