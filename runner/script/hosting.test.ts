@@ -152,6 +152,9 @@ describe('hostingVerdict: one thread per VU', () => {
       ),
     ).toMatch(/it uses k6\/ws, whose connect\(\) blocks its thread/);
     expect(
+      await refusal(`${HTTP}export default function () { http.get('http://127.0.0.1/').submitForm(); }`),
+    ).toMatch(/it calls res\.submitForm\(\), which sends a request from a response object/);
+    expect(
       await refusal(
         `${HTTP}http.get = (u) => http.request('GET', u);\nexport default function () { http.get('http://127.0.0.1/'); }`,
       ),
