@@ -32,17 +32,142 @@ const LOAD_OPTIONS: protoLoader.Options = {
   oneofs: true,
 };
 
-function methodsOf(protos: ProtoSource[]): Map<string, protoLoader.MethodDefinition<object, object>> {
-  const methods = new Map<string, protoLoader.MethodDefinition<object, object>>();
-  for (const { importPaths, files } of protos) {
-    const definition = protoLoader.loadSync(files, { ...LOAD_OPTIONS, includeDirs: importPaths });
-    for (const value of Object.values(definition)) {
-      if (!value || typeof value !== 'object' || 'format' in value) continue;
-      for (const method of Object.values(value as protoLoader.ServiceDefinition))
-        methods.set(method.path, method);
-    }
+type Methods = Map<string, protoLoader.MethodDefinition<object, object>>;
+
+function addMethods(methods: Methods, definition: protoLoader.PackageDefinition): void {
+  for (const value of Object.values(definition)) {
+    if (!value || typeof value !== 'object' || 'format' in value) continue;
+    for (const method of Object.values(value as protoLoader.ServiceDefinition))
+      methods.set(method.path, method);
+  }
+}
+
+function methodsOf(protos: ProtoSource[]): Methods {
+  const methods: Methods = new Map();
+  for (const source of protos) {
+    addMethods(
+      methods,
+      'protoset' in source
+        ? protoLoader.loadFileDescriptorSetFromBuffer(Buffer.from(source.protoset), LOAD_OPTIONS)
+        : protoLoader.loadSync(source.files, { ...LOAD_OPTIONS, includeDirs: source.importPaths }),
+    );
   }
   return methods;
+}
+
+// gRPC server reflection (grpc.reflection.v1, then v1alpha), spoken with hand-encoded protobuf: the messages are
+// small and fixed, and their .proto files are not ours to ship.
+function varint(n: number): number[] {
+  const out: number[] = [];
+  let v = n;
+  while (v > 127) {
+    out.push((v & 127) | 128);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return out;
+}
+
+function lengthDelimited(field: number, bytes: Uint8Array): Buffer {
+  return Buffer.concat([Buffer.from([...varint((field << 3) | 2), ...varint(bytes.length)]), bytes]);
+}
+
+/** The length-delimited fields of a message, as [field number, bytes] (other wire types skipped). */
+function fields(message: Buffer): Array<[number, Buffer]> {
+  const out: Array<[number, Buffer]> = [];
+  let at = 0;
+  const readVarint = () => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const b = message[at++];
+      value += (b & 127) * scale;
+      if (!(b & 128)) return value;
+      scale *= 128;
+    }
+  };
+  while (at < message.length) {
+    const tag = readVarint();
+    const type = tag & 7;
+    if (type === 2) {
+      const length = readVarint();
+      out.push([Math.floor(tag / 8), message.subarray(at, at + length)]);
+      at += length;
+    } else if (type === 0) readVarint();
+    else if (type === 1) at += 8;
+    else if (type === 5) at += 4;
+    else break;
+  }
+  return out;
+}
+
+async function reflect(client: grpc.Client, deadline: number): Promise<Methods> {
+  let lastError: unknown;
+  for (const version of ['v1', 'v1alpha']) {
+    try {
+      return await reflectWith(
+        client,
+        `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`,
+        deadline,
+      );
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+async function reflectWith(client: grpc.Client, path: string, deadline: number): Promise<Methods> {
+  const identity = (b: Buffer) => b;
+  const call = client.makeBidiStreamRequest(path, identity, identity, new grpc.Metadata(), { deadline });
+  const replies: Buffer[] = [];
+  const waiting: Array<{ resolve: (b: Buffer) => void; reject: (e: unknown) => void }> = [];
+  let failure: unknown;
+  call.on('data', (b: Buffer) => {
+    const w = waiting.shift();
+    if (w) w.resolve(b);
+    else replies.push(b);
+  });
+  call.on('error', (error) => {
+    failure = error;
+    for (const w of waiting.splice(0)) w.reject(error);
+  });
+  const ask = (request: Buffer): Promise<Buffer> => {
+    call.write(request);
+    const ready = replies.shift();
+    if (ready) return Promise.resolve(ready);
+    if (failure) return Promise.reject(failure);
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  };
+  try {
+    // ServerReflectionRequest.list_services (7) -> ServerReflectionResponse.list_services_response (6).
+    const listed = fields(await ask(lengthDelimited(7, new Uint8Array())));
+    const services = listed
+      .filter(([f]) => f === 6)
+      .flatMap(([, list]) => fields(list).filter(([f]) => f === 1))
+      .map(
+        ([, service]) =>
+          fields(service)
+            .find(([f]) => f === 1)?.[1]
+            .toString('utf8') ?? '',
+      )
+      .filter((name) => name !== '' && !name.startsWith('grpc.reflection.'));
+    const files = new Map<string, Buffer>();
+    for (const service of services) {
+      // file_containing_symbol (4) -> file_descriptor_response (4): FileDescriptorProtos, dependencies included.
+      const reply = fields(await ask(lengthDelimited(4, Buffer.from(service))));
+      for (const [f, body] of reply) {
+        if (f !== 4) continue;
+        for (const [g, file] of fields(body)) if (g === 1) files.set(file.toString('base64'), file);
+      }
+    }
+    const set = Buffer.concat([...files.values()].map((file) => lengthDelimited(1, file)));
+    const methods: Methods = new Map();
+    addMethods(methods, protoLoader.loadFileDescriptorSetFromBuffer(set, LOAD_OPTIONS));
+    return methods;
+  } finally {
+    call.end();
+  }
 }
 
 function metadataRecord(md: grpc.Metadata | undefined): Record<string, string[]> {
@@ -68,7 +193,8 @@ function handle(command: GrpcCommand): void {
           : {};
         const client = new grpc.Client(command.address, credentials, options);
         const methods = methodsOf(command.protos);
-        client.waitForReady(Date.now() + command.timeoutMs, (error) => {
+        const deadline = Date.now() + command.timeoutMs;
+        client.waitForReady(deadline, (error) => {
           if (error) {
             client.close();
             post({
@@ -78,9 +204,25 @@ function handle(command: GrpcCommand): void {
             });
             return;
           }
-          conns.get(command.client)?.client.close();
-          conns.set(command.client, { client, methods });
-          post({ t: 'connected', id: command.id });
+          const ready = () => {
+            conns.get(command.client)?.client.close();
+            conns.set(command.client, { client, methods });
+            post({ t: 'connected', id: command.id });
+          };
+          if (!command.reflect) {
+            ready();
+            return;
+          }
+          reflect(client, deadline).then(
+            (found) => {
+              for (const [path, method] of found) methods.set(path, method);
+              ready();
+            },
+            (failure: Error) => {
+              client.close();
+              post({ t: 'connected', id: command.id, error: `can't list services: ${failure.message}` });
+            },
+          );
         });
       } catch (error) {
         post({ t: 'connected', id: command.id, error: (error as Error).message });

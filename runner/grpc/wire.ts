@@ -1,10 +1,10 @@
 // Messages between a VU's k6/net/grpc clients and its gRPC I/O worker (runner/grpc-io.worker.ts).
 
 /** Where the client's .proto files come from (Client.load). */
-export interface ProtoSource {
-  importPaths: string[];
-  files: string[];
-}
+export type ProtoSource =
+  | { importPaths: string[]; files: string[] }
+  /** A serialized FileDescriptorSet (Client.loadProtoset). */
+  | { protoset: Uint8Array };
 
 /** VU -> worker. Every command is answered by one GrpcReply with the same id. */
 export type GrpcCommand =
@@ -18,6 +18,8 @@ export type GrpcCommand =
       insecure: boolean;
       protos: ProtoSource[];
       authority?: string;
+      /** Learn the services from the server's reflection service (connect's `reflect: true`). */
+      reflect: boolean;
     }
   | {
       t: 'invoke';

@@ -2,7 +2,8 @@
 // unary calls over @grpc/grpc-js, the Status constants, and grpc_req_duration with k6's tags. The connections live in
 // a gRPC I/O worker (runner/grpc-io.worker.ts); connect() and invoke() block this VU's thread on its signal word as a
 // sync HTTP request does, so the hosting analysis gives such scripts a thread per VU. Not here (each throws naming
-// itself): server reflection, loadProtoset, healthCheck.
+// itself): healthCheck (invoke grpc.health.v1.Health/Check instead).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type * as ProtoLoader from '@grpc/proto-loader';
@@ -32,6 +33,22 @@ const STATUS = {
   StatusDataLoss: 15,
   StatusUnauthenticated: 16,
 } as const;
+
+/** What Client.load() returns: one entry per method of the loaded services. */
+function methodList(definition: ProtoLoader.PackageDefinition): unknown[] {
+  const methods: unknown[] = [];
+  for (const value of Object.values(definition)) {
+    if (!value || typeof value !== 'object' || 'format' in value) continue;
+    for (const m of Object.values(value as ProtoLoader.ServiceDefinition))
+      methods.push({
+        name: m.originalName ?? m.path.split('/').pop(),
+        path: m.path,
+        requestStream: m.requestStream,
+        responseStream: m.responseStream,
+      });
+  }
+  return methods;
+}
 
 type InvokeCommand = Extract<GrpcCommand, { t: 'invoke' }> & { tags: Record<string, string> };
 
@@ -110,24 +127,17 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       const loader = requireCjs('@grpc/proto-loader') as typeof ProtoLoader;
       const definition = loader.loadSync(source.files, { includeDirs: source.importPaths });
       this.#protos.push(source);
-      const methods: unknown[] = [];
-      for (const value of Object.values(definition)) {
-        if (!value || typeof value !== 'object' || 'format' in value) continue;
-        for (const m of Object.values(value as ProtoLoader.ServiceDefinition))
-          methods.push({
-            name: m.originalName ?? m.path.split('/').pop(),
-            path: m.path,
-            requestStream: m.requestStream,
-            responseStream: m.responseStream,
-          });
-      }
-      return methods;
+      return methodList(definition);
     }
 
-    loadProtoset(): never {
-      throw new Error(
-        "loadProtoset() is not implemented by bench's runner; load the .proto files with load()",
-      );
+    /** A FileDescriptorSet file (protoc --descriptor_set_out), read and parsed at init as k6 does. */
+    loadProtoset(path: unknown): unknown[] {
+      if (!rt.inInitContext()) throw new Error('loadProtoset() can only be called in the init context');
+      const bytes = new Uint8Array(readFileSync(resolve(rt.data.scriptDir, String(path))));
+      const loader = requireCjs('@grpc/proto-loader') as typeof ProtoLoader;
+      const definition = loader.loadFileDescriptorSetFromBuffer(Buffer.from(bytes));
+      this.#protos.push({ protoset: bytes });
+      return methodList(definition);
     }
 
     connect(address: unknown, params?: unknown): boolean {
@@ -139,10 +149,6 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
         reflect?: unknown;
         authority?: unknown;
       };
-      if (p.reflect)
-        throw new Error(
-          "gRPC server reflection is not implemented by bench's runner; load the .proto files with load()",
-        );
       this.#address = String(address);
       const reply = call({
         t: 'connect',
@@ -154,6 +160,7 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
         insecure: rt.httpOptions.insecureSkipTLSVerify,
         protos: this.#protos,
         authority: typeof p.authority === 'string' ? p.authority : undefined,
+        reflect: p.reflect === true,
       });
       if (reply.t === 'connected' && reply.error) throw new Error(reply.error);
       this.#connected = true;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bench, fixture, scratch } from './harness';
 
@@ -50,6 +51,8 @@ beforeAll(async () => {
       call.on('end', () => call.end());
     },
   });
+  // Server reflection (grpc.reflection.v1 and v1alpha), for connect({ reflect: true }).
+  new ReflectionService(definition).addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) =>
       error ? reject(error) : resolve(p),
@@ -130,5 +133,19 @@ describe('k6/net/grpc', () => {
       name: '/hello.HelloService/Countdown',
       method: 'Countdown',
     });
+  });
+
+  it('connect({ reflect: true }) learns the services from server reflection, with no .proto loaded', async () => {
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      fixture('grpc-reflect.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 1 out of 1/);
   });
 });
