@@ -45,6 +45,12 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import('./commands/compare')).compareCommand,
     finite: true,
   },
+  vendor: {
+    usage: 'vendor <script>',
+    summary: 'bundle the remote modules a script imports into it, for runs with no network',
+    load: async () => (await import('./commands/vendor')).vendorCommand,
+    finite: true,
+  },
   version: {
     usage: 'version',
     summary: 'print the version (--json for JSON)',

@@ -13,8 +13,11 @@ import {
   type OutputTarget,
   type ParsedRun,
   parseRunFlags,
+  parseSecretSources,
   runHelp,
   runTest,
+  SECRET_SOURCES_ENV,
+  secretRedactor,
 } from '../../runner';
 
 function envBool(v: string | undefined): boolean | undefined {
@@ -55,6 +58,8 @@ async function runFromStdin(flags: ParsedRun): Promise<number> {
 
 async function runParsed(flags: ParsedRun & { script: string }): Promise<number> {
   const env = process.env;
+  // The script loader reads it (runner/script/remote-modules.ts), as do the processes of --instances.
+  if (flags.offline) env.BENCH_OFFLINE = '1';
   const noColor = flags.noColor ?? envBool(env.K6_NO_COLOR) ?? env.NO_COLOR !== undefined;
   const logOutput = flags.logOutput ?? env.K6_LOG_OUTPUT ?? 'stderr';
   const logFormat = (flags.logFormat ?? env.K6_LOG_FORMAT ?? 'text') as 'text' | 'json' | 'raw';
@@ -70,7 +75,19 @@ async function runParsed(flags: ParsedRun & { script: string }): Promise<number>
   if (logOutput.startsWith('file=')) logFiles.push({ flag: '--log-output', path: logOutput.slice(5) });
   if (consoleOutput) logFiles.push({ flag: '--console-output', path: consoleOutput });
   checkOutputTargets(logFiles);
+  // k6 reads its secret sources before the script: a bad one stops the run (exit 255 in k6 as here).
+  let redact: ((line: string) => string) | undefined;
+  if (flags.secretSources) {
+    try {
+      redact = secretRedactor(parseSecretSources(flags.secretSources));
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
+    // Every realm's thread reads the same sources (runner/modules/secrets.ts).
+    env[SECRET_SOURCES_ENV] = JSON.stringify(flags.secretSources);
+  }
   const logger = new Logger({
+    redact,
     verbose: flags.verbose,
     format: logFormat,
     output: logOutput,

@@ -13,6 +13,8 @@ export interface LoggerOptions {
   noColor: boolean;
   /** --console-output FILE: console.* records go there instead. */
   consoleOutput?: string;
+  /** Rewrites every line before it is written (k6/secrets: secret values redacted). */
+  redact?: (line: string) => string;
 }
 
 const LEVEL_TAGS: Record<Level, string> = { debug: 'DEBU', info: 'INFO', warn: 'WARN', error: 'ERRO' };
@@ -33,7 +35,8 @@ export class Logger {
   /** Wraps every line written to a terminal stream (the progress display puts them above its block). */
   around: ((write: () => void) => void) | undefined;
 
-  private write(line: string, fields?: Record<string, string>): void {
+  private write(text: string, fields?: Record<string, string>): void {
+    const line = this.options.redact ? this.options.redact(text) : text;
     const out =
       fields?.source === 'console' && this.options.consoleOutput
         ? `file=${this.options.consoleOutput}`

@@ -7,9 +7,10 @@ import { BenchError } from '../../core/errors';
 import { EXIT_GENERIC_ERROR, EXIT_INVALID_CONFIG, EXIT_SCRIPT_EXCEPTION } from '../../core/exit-codes';
 import { INSTANCE_WORDS, newInt32Block, nowMs } from '../control-block';
 import { type ExecutionPlan, executionPlan } from '../executors/execution-plan';
-import { executorOf, parseScenario, type ScenarioConfig } from '../executors/index';
+import { executorOf, parseScenario, type ScenarioConfig, scriptScenarioProblems } from '../executors/index';
 import { ExecutionTuple, parseSegment, parseSequence, segmentText } from '../executors/segments';
 import { defaultHttpOptions } from '../http/default-options';
+import { tlsClientOptions } from '../http/tls-options';
 import { Aggregator } from '../metrics/aggregator';
 import { MetricRegistry } from '../metrics/registry';
 import type { HttpModuleOptions } from '../modules/module-host';
@@ -205,6 +206,7 @@ export async function prepareRun(
   const script = await loadScript(input.scriptPath, {
     hosted: input.vuThreads === undefined ? 'if-possible' : input.vuThreads > 0,
   });
+  for (const note of script.notes) input.logger.warn(note);
   try {
     return await prepareLoaded(input, events, script, env);
   } catch (error) {
@@ -309,6 +311,9 @@ async function prepareLoaded(
       );
   }
 
+  // The script's own scenarios are decoded strictly even when a higher layer replaced them, as in k6.
+  for (const p of scriptScenarioProblems(init.options.scenarios)) if (!problems.includes(p)) problems.push(p);
+
   for (const [name, type, contains] of init.metrics) {
     try {
       registry.define(name, type, contains);
@@ -357,6 +362,7 @@ async function prepareLoaded(
   const teardownTimeout = durationOption(options, 'teardownTimeout', 60_000, problems);
   const handleSummaryTimeout = durationOption(options, 'handleSummaryTimeout', 120_000, problems);
   const minIterationDuration = durationOption(options, 'minIterationDuration', 0, problems);
+  const tls = tlsClientOptions(options.tlsVersion, options.tlsCipherSuites, problems);
   if (problems.length > 0) fail(problems.join('\n'), EXIT_INVALID_CONFIG);
 
   const httpDebug = options.httpDebug;
@@ -369,6 +375,7 @@ async function prepareLoaded(
     discardResponseBodies: options.discardResponseBodies === true,
     throw: options.throw === true,
     insecureSkipTLSVerify: options.insecureSkipTLSVerify === true,
+    tls,
     noConnectionReuse: options.noConnectionReuse === true,
     noVUConnectionReuse: options.noVUConnectionReuse === true,
     noCookiesReset: options.noCookiesReset === true,

@@ -150,9 +150,12 @@ export class FieldReader {
 
   /** Reports every field that no reader asked for (k6 parses scenarios strictly). */
   rejectUnknown(): void {
-    for (const key of Object.keys(this.raw)) {
-      if (!this.used.has(key)) this.problem(`unknown field "${key}"`);
-    }
+    for (const key of this.unknownFields()) this.problem(`unknown field "${key}"`);
+  }
+
+  /** The fields no reader asked for (call after the executor's parser). */
+  unknownFields(): string[] {
+    return Object.keys(this.raw).filter((key) => !this.used.has(key));
   }
 }
 

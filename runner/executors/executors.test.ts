@@ -14,6 +14,7 @@ import {
   plannedVUs,
   regularDuration,
   type ScenarioConfig,
+  scriptScenarioProblems,
 } from './index';
 import { rampingVusChanges } from './ramping-vus-schedule';
 
@@ -22,6 +23,24 @@ function parse(raw: Record<string, unknown>, name = 'test'): { config?: Scenario
   const config = parseScenario(name, raw, problems);
   return { config, problems };
 }
+
+describe('scriptScenarioProblems', () => {
+  it('reports structure only: unknown fields, missing or unknown executors, not values', () => {
+    expect(
+      scriptScenarioProblems({
+        a: { executor: 'ramping-vus', startvus: 0, stages: [] },
+        b: { vus: 1 },
+        c: { executor: 'externally-controlled' },
+        d: { executor: 'constant-vus', vus: -5 },
+      }),
+    ).toEqual([
+      'scenario "a": unknown field "startvus"',
+      expect.stringContaining('scenario "b": executor is required'),
+      expect.stringContaining('scenario "c": unknown executor type \'externally-controlled\''),
+    ]);
+    expect(scriptScenarioProblems(undefined)).toEqual([]);
+  });
+});
 
 describe('parseScenario', () => {
   it('applies k6 defaults for a shared-iterations scenario', () => {

@@ -71,6 +71,40 @@ export function parseScenario(name: string, raw: unknown, problems: string[]): S
   return config;
 }
 
+/**
+ * What k6 refuses in the script's own `scenarios` even when a higher layer (`--iterations`, `--vus`, `-d`, the env)
+ * replaces them: k6 decodes the exported options into its types first, scenarios strictly (a scenario without an
+ * executor, an unknown executor or an unknown field fails, exit 104), and only then consolidates. Values are not
+ * validated at that stage, so only these structural problems are reported.
+ */
+export function scriptScenarioProblems(scenarios: unknown): string[] {
+  if (scenarios === undefined || scenarios === null) return [];
+  if (typeof scenarios !== 'object' || Array.isArray(scenarios)) return ['scenarios must be an object'];
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(scenarios)) {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      problems.push(`scenario "${name}" must be an object`);
+      continue;
+    }
+    const executor = (raw as Record<string, unknown>).executor;
+    if (typeof executor !== 'string' || executor === '') {
+      problems.push(`scenario "${name}": executor is required (one of ${EXECUTOR_NAMES.join(', ')})`);
+      continue;
+    }
+    const entry = executorNamed(executor);
+    if (!entry) {
+      problems.push(
+        `scenario "${name}": unknown executor type '${executor}' (use one of ${EXECUTOR_NAMES.join(', ')})`,
+      );
+      continue;
+    }
+    const reader = new FieldReader(name, raw as Record<string, unknown>, []);
+    entry.parse(name, reader);
+    for (const field of reader.unknownFields()) problems.push(`scenario "${name}": unknown field "${field}"`);
+  }
+  return problems;
+}
+
 export function describeScenario(c: ScenarioConfig): string {
   return executorOf(c).describe(c);
 }

@@ -24,6 +24,13 @@ describe('cookie jar', () => {
     expect(jar.cookieHeader('http://h.test/')).toBe('');
   });
 
+  it('jar.set() keeps a Secure cookie given for an http: URL and sends it only over https:', () => {
+    const jar = new CookieJar();
+    jar.set('http://h.test', 'my_cookie', 'hello', { domain: 'h.test', path: '/api', secure: true });
+    expect(jar.cookiesForURL('https://h.test/api/x')).toEqual({ my_cookie: ['hello'] });
+    expect(jar.cookiesForURL('http://h.test/api/x')).toEqual({});
+  });
+
   it('expired cookies are not sent', () => {
     const jar = new CookieJar();
     jar.storeFrom(['old=1; Max-Age=0', 'new=2'], 'http://h.test/');

@@ -27,8 +27,13 @@ export class CookieJar {
   #jar: Tough.CookieJar | undefined;
 
   #store(): Tough.CookieJar {
-    // Strict parsing drops `Set-Cookie: value` without a name, as Go's parser does.
-    this.#jar ??= new (lib().CookieJar)(undefined, { rejectPublicSuffixes: false });
+    // Strict parsing drops `Set-Cookie: value` without a name, as Go's parser does. Go's jar, k6's, also keeps a
+    // Secure cookie that came over (or was set for) an http: URL and only holds it back from http: requests: k6's
+    // documentation sets one with jar.set('http://...', ..., { secure: true }).
+    this.#jar ??= new (lib().CookieJar)(undefined, {
+      rejectPublicSuffixes: false,
+      enforceSecureOriginOnStorage: false,
+    } as ConstructorParameters<typeof Tough.CookieJar>[1]);
     return this.#jar;
   }
 

@@ -14,6 +14,7 @@ export function defaultHttpOptions(): HttpModuleOptions {
     discardResponseBodies: false,
     throw: false,
     insecureSkipTLSVerify: false,
+    tls: {},
     noConnectionReuse: false,
     noVUConnectionReuse: false,
     noCookiesReset: false,

@@ -4,6 +4,7 @@
 import type { ModuleHost } from '../modules/module-host';
 import type { CookieJar } from './cookie-jar';
 import { responseCookies } from './cookie-jar';
+import { digestAuthorization, parseDigestChallenge } from './digest-auth';
 import { K6_ERROR } from './error-codes';
 import type { ExpectedStatuses } from './expected-statuses';
 import { requestDump, responseDump } from './http-debug';
@@ -32,6 +33,8 @@ export interface FlowContext {
   tagFlags: HttpTagFlags;
   /** Reuses the tags of repeated identical exchanges (see ExchangeTagMemo). */
   tagMemo: ExchangeTagMemo;
+  /** http.request() for res.submitForm() and res.clickLink(). */
+  followUp?: (method: string, url: string, body: unknown, params: unknown) => unknown;
 }
 
 /** k6's res.timings from the wire phases (built field by field: spreading is slow on this path). */
@@ -77,6 +80,10 @@ export class RequestFlow {
   private sharedBody: number;
   private headers: Array<[string, string]>;
   private hops = 0;
+  /** Exchanges sent so far: redirect hops and digest auth's second request. */
+  private sent = 0;
+  /** `params.auth: "digest"`: the URL's credentials, and whether the current hop's challenge was answered. */
+  private readonly digest: { user: string; password: string; answered: boolean } | undefined;
   private readonly deadline: number;
   private readonly jar: CookieJar;
   private readonly tagContext: TagContext;
@@ -124,8 +131,12 @@ export class RequestFlow {
     if (userAgent && !hasHeader(headers, 'user-agent')) headers.push(['User-Agent', userAgent]);
     if (encoded.contentType && !hasHeader(headers, 'content-type'))
       headers.push(['Content-Type', encoded.contentType]);
-    if (target.basicAuth && !hasHeader(headers, 'authorization'))
+    if (params.auth === 'digest') {
+      // k6 sends the first request without credentials (no Basic header from the URL) and answers the 401.
+      this.digest = { ...(target.credentials ?? { user: '', password: '' }), answered: false };
+    } else if (target.basicAuth && !hasHeader(headers, 'authorization')) {
       headers.push(['Authorization', target.basicAuth]);
+    }
     this.headers = headers;
   }
 
@@ -159,7 +170,7 @@ export class RequestFlow {
       // its timeout. Later hops get what is left. Whole milliseconds: Node keeps one timer list per distinct duration.
       timeoutMs: Math.max(
         1,
-        Math.ceil(this.hops === 0 ? this.params.timeoutMs : this.deadline - performance.now()),
+        Math.ceil(this.sent++ === 0 ? this.params.timeoutMs : this.deadline - performance.now()),
       ),
       discardBody: this.params.responseType === 'none',
     };
@@ -182,7 +193,12 @@ export class RequestFlow {
     host.countData(reply.sentBytes, reply.receivedBytes);
     const callback =
       this.params.responseCallback === undefined ? this.ctx.defaultCallback() : this.params.responseCallback;
-    const expected = callback ? callback.matches(reply.status) : undefined;
+    // k6 expects a 401 as the first response of a digest request (that is how the challenge arrives).
+    const expected = callback
+      ? this.digest && this.sent === 1
+        ? reply.status === 401
+        : callback.matches(reply.status)
+      : undefined;
     host.emit(
       exchangeSamples(
         {
@@ -214,6 +230,14 @@ export class RequestFlow {
       else if (name === 'content-encoding') contentEncoding = reply.headers[i + 1];
     }
     this.jar.storeFrom(setCookies, this.href);
+    if (
+      this.digest &&
+      !this.digest.answered &&
+      !reply.error &&
+      reply.status === 401 &&
+      this.answerDigest(reply)
+    )
+      return undefined;
     const hop = reply.error ? undefined : redirectHop(reply.status, this.method, location, this.url);
     if (hop) {
       if (this.hops < this.params.maxRedirects) {
@@ -231,9 +255,37 @@ export class RequestFlow {
     return this.response(reply, setCookies, contentEncoding);
   }
 
+  /** Sets the Authorization header that answers the reply's digest challenge; false when there is none to answer. */
+  private answerDigest(reply: ReplyMessage): boolean {
+    const digest = this.digest as NonNullable<RequestFlow['digest']>;
+    digest.answered = true;
+    for (let i = 0; i + 1 < reply.headers.length; i += 2) {
+      if (reply.headers[i].toLowerCase() !== 'www-authenticate') continue;
+      const challenge = parseDigestChallenge(reply.headers[i + 1]);
+      if (!challenge) continue;
+      this.body = reply.requestBody ?? this.body;
+      const authorization = digestAuthorization(challenge, {
+        method: this.method,
+        uri: this.path,
+        user: digest.user,
+        password: digest.password,
+        body: this.body ? new Uint8Array(this.body) : null,
+      });
+      if (!authorization) return false;
+      this.headers = [...withoutHeader(this.headers, 'authorization'), ['Authorization', authorization]];
+      return true;
+    }
+    return false;
+  }
+
   /** Moves to the next hop of a redirect. */
   private redirect(hop: RedirectHop, reply: ReplyMessage): void {
     this.hops++;
+    if (this.digest?.answered) {
+      // Each hop answers its own challenge, as k6's digest transport does per round trip.
+      this.digest.answered = false;
+      this.headers = withoutHeader(this.headers, 'authorization');
+    }
     this.method = hop.method;
     if (hop.resendBody) {
       this.body = reply.requestBody ?? this.body;
@@ -271,6 +323,7 @@ export class RequestFlow {
       error,
       errorCode,
       request: () => this.requestInfo(),
+      followUp: this.ctx.followUp,
     });
     if (error) {
       this.ctx.host.log('warn', 'Request Failed', { error });

@@ -55,7 +55,8 @@ describe('request params', () => {
       'unknown compression algorithm "lz4"',
     );
     expect(normaliseParams({ auth: 'basic' }, options).auth).toBe('basic');
-    expect(() => normaliseParams({ auth: 'digest' }, options)).toThrow('not supported');
+    expect(normaliseParams({ auth: 'digest' }, options).auth).toBe('digest');
+    expect(() => normaliseParams({ auth: 'ntlm' }, options)).toThrow('not supported');
   });
 
   it('responseCallback: ExpectedStatuses or null, anything else throws', () => {

@@ -20,7 +20,7 @@ export interface NormalisedParams {
   compression: Compression[];
   /** undefined: use the module's callback; null: disabled. */
   responseCallback: ExpectedStatuses | null | undefined;
-  auth: 'basic' | undefined;
+  auth: 'basic' | 'digest' | undefined;
   /** Request-scoped cookies; `replace` overrides a jar cookie of the same name. */
   cookies: Array<{ name: string; value: string; replace: boolean }>;
   /** A CookieJar object from params.jar, checked by the caller. */
@@ -107,14 +107,14 @@ export function normaliseParams(params: unknown, options: HttpModuleOptions): No
       compression.push(name as Compression);
     }
   }
-  let auth: 'basic' | undefined;
+  let auth: NormalisedParams['auth'];
   if (p.auth !== undefined && p.auth !== null && p.auth !== '') {
-    if (p.auth !== 'basic') {
+    if (p.auth !== 'basic' && p.auth !== 'digest') {
       throw new RequestParamsError(
-        `params.auth "${String(p.auth)}" is not supported by bench's runner (only "basic"); send the Authorization header yourself`,
+        `params.auth "${String(p.auth)}" is not supported by bench's runner (only "basic" and "digest"); send the Authorization header yourself`,
       );
     }
-    auth = 'basic';
+    auth = p.auth;
   }
   const cookies: NormalisedParams['cookies'] = [];
   if (p.cookies && typeof p.cookies === 'object') {

@@ -34,6 +34,8 @@ export interface RequestTarget {
   tagName: string;
   /** `Basic ...` from `user:password@`, if any (Go's client sends it unless an Authorization header is set). */
   basicAuth: string | undefined;
+  /** The URL's user and password, decoded (digest auth answers its challenge with them). */
+  credentials: { user: string; password: string } | undefined;
 }
 
 export class InvalidUrlError extends Error {
@@ -64,14 +66,16 @@ export function resolveTarget(arg: unknown): RequestTarget {
     );
   }
   let basicAuth: string | undefined;
+  let credentials: RequestTarget['credentials'];
   if (url.username || url.password) {
     const user = decodeURIComponent(url.username);
     const password = decodeURIComponent(url.password);
+    credentials = { user, password };
     basicAuth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     url.username = '';
     url.password = '';
   }
   const tagUrl = maskCredentials(raw);
   const tagName = arg instanceof HttpURL ? maskCredentials(arg.name) : tagUrl;
-  return { url, tagUrl, tagName, basicAuth };
+  return { url, tagUrl, tagName, basicAuth, credentials };
 }

@@ -1,5 +1,7 @@
 // The Response object scripts receive (docs/k6-behaviour.md §4.4): k6's field names, canonical header names, body per
 // responseType, timings, error/error_code, and json(selector) over a GJSON subset.
+
+import { parseHTML, type Selection } from '../modules/html';
 import { statusErrorCode } from './error-codes';
 import { get } from './gjson';
 
@@ -85,6 +87,8 @@ export interface ResponseInit {
   errorCode: number;
   /** Built on first read of res.request: most scripts never look at it. */
   request: () => RequestInfo;
+  /** Sends a follow-up request as http.request() does (res.submitForm, res.clickLink); absent where none can go. */
+  followUp?: (method: string, url: string, body: unknown, params: unknown) => unknown;
 }
 
 /** No OCSP stapling is checked: one shared, frozen answer for every response. */
@@ -124,6 +128,7 @@ export class Response {
   error: string;
   error_code: number;
   #request: RequestInfo | (() => RequestInfo);
+  #followUp: ResponseInit['followUp'];
   #parsed: { body: unknown; value: unknown } | undefined;
 
   constructor(init: ResponseInit) {
@@ -143,6 +148,7 @@ export class Response {
     this.error = init.error;
     this.error_code = init.errorCode || statusErrorCode(init.status);
     this.#request = init.request;
+    this.#followUp = init.followUp;
   }
 
   get request(): RequestInfo {
@@ -177,15 +183,71 @@ export class Response {
     return get(this.#parsed.value, String(selector));
   }
 
-  html(): never {
-    throw new Error("res.html() is not supported by bench's runner (no k6/html); parse res.body yourself");
+  /** k6's res.html(selector?): the body as a k6/html document, or the selector's matches in it. */
+  html(selector?: unknown): Selection {
+    if (this.body === null)
+      throw new Error(
+        "the body is null so we can't transform it to HTML - this likely was because of a request error getting the response",
+      );
+    const text = typeof this.body === 'string' ? this.body : Buffer.from(this.body).toString('utf8');
+    const doc = parseHTML(text, this.url);
+    return selector === undefined ? doc : doc.find(selector);
   }
 
-  submitForm(): never {
-    throw new Error("res.submitForm() is not supported by bench's runner (no k6/html)");
+  #send(method: string, url: string, body: unknown, params: unknown): unknown {
+    if (!this.#followUp) throw new Error('this response cannot send a follow-up request');
+    return this.#followUp(method, url, body, params);
   }
 
-  clickLink(): never {
-    throw new Error("res.clickLink() is not supported by bench's runner (no k6/html)");
+  /**
+   * k6's res.submitForm({ formSelector, fields, submitSelector, params }): the form's fields (and its submit button's
+   * name and value) sent to its action, resolved against this response's URL, by its method (GET: in the query).
+   */
+  submitForm(options?: unknown): unknown {
+    const o = (options ?? {}) as {
+      formSelector?: unknown;
+      submitSelector?: unknown;
+      fields?: unknown;
+      params?: unknown;
+    };
+    const formSelector = o.formSelector === undefined ? 'form' : String(o.formSelector);
+    const submitSelector = o.submitSelector === undefined ? '[type="submit"]' : String(o.submitSelector);
+    const form = this.html(formSelector);
+    if (form.size() === 0)
+      throw new Error(`no form found for selector '${formSelector}' in response '${this.url}'`);
+    const methodAttr = form.attr('method');
+    const method = methodAttr === undefined ? 'GET' : String(methodAttr).toUpperCase();
+    const actionAttr = form.attr('action');
+    const target = new URL(actionAttr === undefined ? this.url : String(actionAttr), this.url);
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(form.first().serializeObject()))
+      values[k] = Array.isArray(v) ? v[0] : v;
+    const submit = form.find(submitSelector);
+    const submitName = submit.attr('name');
+    const submitValue = submit.val();
+    if (submitName !== undefined && submitValue !== undefined) values[String(submitName)] = submitValue;
+    if (o.fields && typeof o.fields === 'object') Object.assign(values, o.fields);
+    if (method === 'GET') {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(values)) query.append(k, String(v));
+      target.search = query.toString();
+      return this.#send(method, target.href, null, o.params ?? null);
+    }
+    return this.#send(method, target.href, values, o.params ?? null);
+  }
+
+  /** k6's res.clickLink({ selector, params }): a GET of the first matching element's href, resolved against this URL. */
+  clickLink(options?: unknown): unknown {
+    const o = (options ?? {}) as { selector?: unknown; params?: unknown };
+    const selector = o.selector === undefined ? 'a[href]' : String(o.selector);
+    const link = this.html(selector);
+    if (link.size() === 0)
+      throw new Error(`no element found for selector '${selector}' in response '${this.url}'`);
+    const href = link.attr('href');
+    if (href === undefined)
+      throw new Error(
+        `no valid href attribute value found on element '${selector}' in response '${this.url}'`,
+      );
+    return this.#send('GET', new URL(String(href), this.url).href, undefined, o.params ?? null);
   }
 }

@@ -10,6 +10,7 @@ import { SIGNAL_WAKE } from '../modules/module-host';
 import { Exchange } from './exchange';
 import { sharedBodyView } from './shared-body';
 import { justConnectedSocket, timedConnector } from './socket-timings';
+import type { TlsClientOptions } from './tls-options';
 import { undici } from './undici';
 import { VuDispatcher } from './vu-dispatcher';
 import type { AttachMessage, ReplyMessage, RequestMessage, VuToIoMessage } from './wire';
@@ -74,6 +75,7 @@ export class VuConnection {
   private connections: VuDispatcher | undefined;
   private noConnectionReuse = false;
   private insecure = false;
+  private tls: TlsClientOptions = {};
   private readonly inFlight = new Map<number, Exchange>();
   /** Bodies of in-flight requests that live in the VU's shared buffer: handed back when the exchange ends. */
   private readonly releases = new Map<number, () => void>();
@@ -106,15 +108,21 @@ export class VuConnection {
   private attach(message: AttachMessage): void {
     this.signal = message.signal;
     this.noConnectionReuse = message.noConnectionReuse;
-    if (this.connections && this.insecure !== message.insecureSkipTLSVerify) this.closeIdle();
+    if (
+      this.connections &&
+      (this.insecure !== message.insecureSkipTLSVerify ||
+        JSON.stringify(this.tls) !== JSON.stringify(message.tls ?? {}))
+    )
+      this.closeIdle();
     this.insecure = message.insecureSkipTLSVerify;
+    this.tls = message.tls ?? {};
   }
 
   private dispatcher(): VuDispatcher {
     if (!this.connections) {
       // One connector for the VU's connections (its TLS session cache is the VU's); HTTP/2 only through TLS ALPN, as
       // k6 (no h2c).
-      const connect = timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true });
+      const connect = timedConnector({ rejectUnauthorized: !this.insecure, allowH2: true, ...this.tls });
       this.connections = new VuDispatcher((origin) => protocolAwareClient(origin, connect));
     }
     return this.connections;
@@ -187,7 +195,8 @@ export class VuConnection {
     if (!this.inFlight.delete(request.id)) return;
     this.release(request.id);
     let transfer = reply.body;
-    if (request.body && (reply.status === 307 || reply.status === 308)) {
+    // The VU sends the body again after these: a redirect that keeps it, and a digest auth challenge.
+    if (request.body && (reply.status === 307 || reply.status === 308 || reply.status === 401)) {
       reply.requestBody = request.body;
       transfer = [...reply.body, request.body];
     }

@@ -63,6 +63,12 @@ export class VuHttp implements FlowContext {
     });
   }
 
+  /** http.request() as the script's sync calls make it (a promise on hosted VUs whose calls became awaits). */
+  readonly followUp = (method: string, url: unknown, body: unknown, params: unknown): unknown =>
+    this.host.awaitsBlocking
+      ? this.asyncRequest(method, url, body, params)
+      : this.request(method, url, body, params);
+
   defaultCallback(): ExpectedStatuses | null {
     return this.callback;
   }
@@ -260,6 +266,7 @@ export class VuHttp implements FlowContext {
       this.local = new LocalIo({
         signal: this.host.signal,
         insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+        tls: options.tls,
         noConnectionReuse: options.noConnectionReuse,
       });
     }
@@ -274,7 +281,11 @@ export class VuHttp implements FlowContext {
     this.channel = new IoChannel(
       port,
       this.host.signal,
-      { insecureSkipTLSVerify: options.insecureSkipTLSVerify, noConnectionReuse: options.noConnectionReuse },
+      {
+        insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+        tls: options.tls,
+        noConnectionReuse: options.noConnectionReuse,
+      },
       () => this.host.throwIfInterrupted(),
       this.sharedBody,
     );

@@ -2,6 +2,7 @@
 // and between HttpIoPool (main thread) and its workers. Bodies travel as transferred ArrayBuffers so a 30 MB payload
 // is never copied between threads.
 import type { MessagePort } from 'node:worker_threads';
+import type { TlsClientOptions } from './tls-options';
 
 /** VU -> I/O worker, once per port before the first request: where to wake the VU and how its pool behaves. */
 export interface AttachMessage {
@@ -9,6 +10,8 @@ export interface AttachMessage {
   /** The VU's ModuleHost.signal (SharedArrayBuffer-backed); replies to `wake` requests notify SIGNAL_WAKE. */
   signal: Int32Array;
   insecureSkipTLSVerify: boolean;
+  /** Absent: Node's TLS defaults. */
+  tls?: TlsClientOptions;
   /** k6 noConnectionReuse: every request gets a fresh connection (`Connection: close`). */
   noConnectionReuse: boolean;
 }

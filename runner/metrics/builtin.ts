@@ -26,6 +26,27 @@ export const BUILTIN_METRICS: readonly MetricDefinition[] = [
   { name: 'http_req_waiting', type: 'trend', contains: 'time' },
   { name: 'http_req_receiving', type: 'trend', contains: 'time' },
   { name: 'http_req_failed', type: 'rate', contains: 'default' },
+  // k6/ws and k6/websockets.
+  { name: 'ws_connecting', type: 'trend', contains: 'time' },
+  { name: 'ws_msgs_received', type: 'counter', contains: 'default' },
+  { name: 'ws_msgs_sent', type: 'counter', contains: 'default' },
+  { name: 'ws_ping', type: 'trend', contains: 'time' },
+  { name: 'ws_session_duration', type: 'trend', contains: 'time' },
+  { name: 'ws_sessions', type: 'counter', contains: 'default' },
+  // k6/net/grpc.
+  { name: 'grpc_req_duration', type: 'trend', contains: 'time' },
+  { name: 'grpc_streams', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_received', type: 'counter', contains: 'default' },
+  { name: 'grpc_streams_msgs_sent', type: 'counter', contains: 'default' },
+  // k6/browser.
+  { name: 'browser_data_received', type: 'counter', contains: 'data' },
+  { name: 'browser_data_sent', type: 'counter', contains: 'data' },
+  { name: 'browser_http_req_duration', type: 'trend', contains: 'time' },
+  { name: 'browser_http_req_failed', type: 'rate', contains: 'default' },
+  { name: 'browser_web_vital_cls', type: 'trend', contains: 'default' },
+  { name: 'browser_web_vital_fcp', type: 'trend', contains: 'time' },
+  { name: 'browser_web_vital_lcp', type: 'trend', contains: 'time' },
+  { name: 'browser_web_vital_ttfb', type: 'trend', contains: 'time' },
   // bench extensions (coordinated omission visibility): not known to Grafana k6.
   { name: 'bench_iteration_start_lag', type: 'trend', contains: 'time' },
   { name: 'bench_event_loop_lag', type: 'trend', contains: 'time' },

@@ -13,6 +13,15 @@ export class Md4 {
   private blockLength = 0;
   private totalBytes = 0;
 
+  copy(): Md4 {
+    const twin = new Md4();
+    twin.state.set(this.state);
+    twin.block.set(this.block);
+    twin.blockLength = this.blockLength;
+    twin.totalBytes = this.totalBytes;
+    return twin;
+  }
+
   update(data: Uint8Array): this {
     this.totalBytes += data.length;
     let at = 0;

@@ -69,28 +69,45 @@ export interface Hasher {
 export interface Engine {
   update(data: Uint8Array): unknown;
   digest(): Uint8Array;
+  /** An independent engine in the same state: k6's hashers (Go's hash.Hash) digest without ending the hash. */
+  copy(): Engine;
 }
 
-/** HMAC (RFC 2104) over a 64-byte-block hash; used for MD4, which node:crypto cannot build. */
-export class BlockHmac implements Engine {
-  private readonly inner: Engine;
-  private readonly outerKey: Uint8Array;
+/** Block sizes of the hashes HMAC is built over (RFC 2104's B). */
+const BLOCK_BYTES: Record<string, number> = {
+  sha384: 128,
+  sha512: 128,
+  'sha512-224': 128,
+  'sha512-256': 128,
+};
 
-  constructor(
+/**
+ * HMAC (RFC 2104) over any hash that can be copied: node:crypto's Hmac cannot be copied (k6 allows digest() then more
+ * update() calls, as Go's HMAC does), and MD4 is not in node:crypto at all.
+ */
+export class BlockHmac implements Engine {
+  private constructor(
     private readonly newHash: () => Engine,
-    key: Uint8Array,
-  ) {
-    const block = new Uint8Array(64);
-    if (key.length > 64) {
+    private readonly outerKey: Uint8Array,
+    private readonly inner: Engine,
+  ) {}
+
+  static keyed(newHash: () => Engine, key: Uint8Array, blockBytes = 64): BlockHmac {
+    const block = new Uint8Array(blockBytes);
+    if (key.length > blockBytes) {
       const h = newHash();
       h.update(key);
       block.set(h.digest());
     } else {
       block.set(key);
     }
-    this.inner = newHash();
-    this.inner.update(block.map((b) => b ^ 0x36));
-    this.outerKey = block.map((b) => b ^ 0x5c);
+    const inner = newHash();
+    inner.update(block.map((b) => b ^ 0x36));
+    return new BlockHmac(
+      newHash,
+      block.map((b) => b ^ 0x5c),
+      inner,
+    );
   }
 
   update(data: Uint8Array): void {
@@ -100,8 +117,12 @@ export class BlockHmac implements Engine {
   digest(): Uint8Array {
     const outer = this.newHash();
     outer.update(this.outerKey);
-    outer.update(this.inner.digest());
+    outer.update(this.inner.copy().digest());
     return outer.digest();
+  }
+
+  copy(): Engine {
+    return new BlockHmac(this.newHash, this.outerKey, this.inner.copy());
   }
 }
 
@@ -110,20 +131,17 @@ function hashEngine(name: string): Engine {
 }
 
 function hmacEngine(name: string, secret: Uint8Array): Engine {
-  return name === 'md4' ? new BlockHmac(() => new Md4(), secret) : nodeCrypto.createHmac(name, secret);
+  return BlockHmac.keyed(() => hashEngine(name), secret, BLOCK_BYTES[name] ?? 64);
 }
 
 function hasher(engine: Engine, fn: string): Hasher {
-  let done = false;
   return {
     update(input: unknown) {
-      if (done) throw new Error(`${fn}: update() after digest()`);
       engine.update(bytesOf(input, `${fn}.update`));
     },
+    // Go's hash.Sum, which k6 calls: the digest of what was written so far; the hash goes on (more updates, digests).
     digest(outputEncoding: unknown) {
-      if (done) throw new Error(`${fn}: digest() can be called once`);
-      done = true;
-      return encodeDigest(engine.digest(), outputEncoding);
+      return encodeDigest(engine.copy().digest(), outputEncoding);
     },
   };
 }

@@ -6,6 +6,7 @@
 // iteration open), so module-internal timers must come from `node:timers`; signal words past SIGNAL_INTERRUPT are
 // the core's (runner/control-block.ts).
 import type { MessagePort } from 'node:worker_threads';
+import type { TlsClientOptions } from '../http/tls-options';
 import type { SampleInput } from '../metrics/sample';
 
 /** Consolidated options the HTTP module reads (k6 names; defaults already applied by the core). */
@@ -17,6 +18,8 @@ export interface HttpModuleOptions {
   discardResponseBodies: boolean;
   throw: boolean;
   insecureSkipTLSVerify: boolean;
+  /** `tlsVersion` and `tlsCipherSuites` as Node's TLS client options (runner/http/tls-options.ts). */
+  tls: TlsClientOptions;
   noConnectionReuse: boolean;
   noVUConnectionReuse: boolean;
   noCookiesReset: boolean;

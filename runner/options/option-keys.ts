@@ -64,8 +64,6 @@ export const UNIMPLEMENTED_OPTIONS: readonly string[] = [
   'blockHostnames',
   'hosts',
   'tlsAuth',
-  'tlsCipherSuites',
-  'tlsVersion',
   'localIPs',
   'metricSamplesBufferSize',
 ];

@@ -17,6 +17,10 @@ export interface ParsedRun {
   summaryMode?: 'compact' | 'full' | 'disabled';
   noThresholds?: boolean;
   vuThreads?: number;
+  /** `--secret-source` values, in order (runner/modules/secrets.ts). */
+  secretSources?: string[];
+  /** bench `--offline`: remote modules only from the module cache (runner/script/remote-modules.ts). */
+  offline?: boolean;
   /** bench `--instances N`: the test as N segmented processes on this machine, one merged result. */
   instances?: number;
   includeSystemEnvVars?: boolean;
@@ -231,6 +235,15 @@ export const RUN_FLAGS: Flag[] = [
     },
   },
   {
+    name: 'offline',
+    arg: 'none',
+    description:
+      'bench: load remote modules only from the module cache (BENCH_MODULE_CACHE); one missing stops the run naming its URL',
+    apply: (r) => {
+      r.offline = true;
+    },
+  },
+  {
     name: 'instances',
     arg: 'value',
     description:
@@ -387,7 +400,15 @@ export const RUN_FLAGS: Flag[] = [
     description: NOT_IMPLEMENTED,
     apply: opt('paused', () => true),
   },
-  ...['address', 'compatibility-mode', 'features', 'traces-output', 'secret-source'].map(
+  {
+    name: 'secret-source',
+    arg: 'value',
+    description: 'k6/secrets source: file=PATH or mock=KEY=VALUE,... (name=NAME, default); repeatable',
+    apply: (r, v) => {
+      r.secretSources = [...(r.secretSources ?? []), v ?? ''];
+    },
+  },
+  ...['address', 'compatibility-mode', 'features', 'traces-output'].map(
     (name): Flag => ({
       name,
       arg: 'value',

@@ -135,6 +135,39 @@ describe('hostingVerdict: one thread per VU', () => {
     ).toMatch(/get is used as a value/);
   });
 
+  it('when a module with blocking functions is reached through require(), or a k6 function is replaced', async () => {
+    expect(
+      await refusal(
+        "const http = require('k6/http');\nexport default function () { http.get('http://127.0.0.1/'); }",
+      ),
+    ).toMatch(/it reaches k6\/http through require\(\)/);
+    expect(
+      await refusal(
+        "export default function () { const m = 'k6/http'; require(m).get('http://127.0.0.1/'); }",
+      ),
+    ).toMatch(/it calls require\(\) with a computed module name/);
+    expect(
+      await refusal(
+        "import ws from 'k6/ws';\nexport default function () { ws.connect('ws://127.0.0.1/', () => {}); }",
+      ),
+    ).toMatch(/it uses k6\/ws, whose connect\(\) blocks its thread/);
+    expect(
+      await refusal(`${HTTP}export default function () { http.get('http://127.0.0.1/').submitForm(); }`),
+    ).toMatch(/it calls res\.submitForm\(\), which sends a request from a response object/);
+    expect(
+      await refusal(
+        `${HTTP}http.get = (u) => http.request('GET', u);\nexport default function () { http.get('http://127.0.0.1/'); }`,
+      ),
+    ).toMatch(/is used as a value|read as a value/);
+  });
+
+  it('hosts named imports of a k6 module whose members can be reassigned (k6/http)', async () => {
+    const { verdict } = await verdictOf(
+      "import { get, asyncRequest } from 'k6/http';\nexport default function () { get('http://127.0.0.1/'); }",
+    );
+    expect(verdict.kind).toBe('awaits');
+  });
+
   it('when objects of the host realm could be told apart: instanceof a built-in, .constructor, a changed prototype', async () => {
     expect(
       await refusal(

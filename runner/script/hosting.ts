@@ -15,7 +15,14 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Scope, ScopeManager, Variable } from 'eslint-scope';
 import type * as ES from 'estree';
 import { requireCjs } from '../require-cjs';
-import { HOSTED_WEB_GLOBALS, K6_MODULES, TIMERS_GLOBAL } from './k6-modules';
+import {
+  HOSTED_WEB_GLOBALS,
+  IMPORT_META_RESOLVE_GLOBAL,
+  K6_MODULES,
+  LIVE_KEY,
+  TIMERS_GLOBAL,
+} from './k6-modules';
+import { THROWN_GLOBAL } from './thrown-values';
 
 // Its CommonJS build by require (../require-cjs.ts): the ES build imports two CommonJS packages.
 const { analyze } = requireCjs('eslint-scope') as typeof EslintScope;
@@ -44,6 +51,9 @@ const BLOCKING: Record<string, ReadonlySet<string>> = {
 const ASYNC: Record<string, ReadonlySet<string>> = {
   'k6/http': new Set(['asyncRequest']),
   'k6/timers': new Set(['setTimeout', 'setInterval']),
+  // Their events run the script's handlers later, as timers do.
+  'k6/websockets': new Set(['WebSocket']),
+  'k6/experimental/websockets': new Set(['WebSocket']),
 };
 /** Exports that never run in a VU (each runs once, in its own thread). */
 const REALM_ONLY_EXPORTS = new Set(['setup', 'teardown', 'handleSummary']);
@@ -111,6 +121,8 @@ const HOSTED_GLOBALS = new Set<string>([
   'console',
   'global',
   TIMERS_GLOBAL,
+  THROWN_GLOBAL,
+  IMPORT_META_RESOLVE_GLOBAL,
 ]);
 /** The language's own globals (every vm context has them). */
 const LANGUAGE_GLOBALS = new Set(
@@ -345,9 +357,26 @@ class Analysis {
       // The module lookup itself (a computed call on globalThis) is the bundle's plumbing.
       this.markHelper(d);
     }
+    // The listener that keeps a live module's named imports bound to its members (virtualModuleSource) is plumbing:
+    // its writes to them are not the script's.
+    for (const node of this.parents.keys()) {
+      if (node.type !== 'ExpressionStatement' || node.expression.type !== 'CallExpression') continue;
+      const callee = node.expression.callee;
+      if (callee.type !== 'MemberExpression' || this.namespaceOf(callee.object) === undefined) continue;
+      const key = callee.property;
+      if (
+        key.type === 'CallExpression' &&
+        key.arguments[0]?.type === 'Literal' &&
+        key.arguments[0].value === LIVE_KEY
+      )
+        this.markHelper(node);
+    }
+    const writtenOnceByScript = (variable: Variable) =>
+      variable.references.filter((r) => r.isWrite() && !this.helperNodes.has(r.identifier as ES.Node))
+        .length <= 1;
     for (const d of declarators) {
       const variable = this.declared(d);
-      if (!variable || !writtenOnce(variable)) continue;
+      if (!variable || !writtenOnceByScript(variable)) continue;
       const init = d.init;
       if (init?.type === 'Identifier') {
         const module = this.namespaceOf(init);
@@ -362,10 +391,38 @@ class Analysis {
         this.markHelper(d);
       }
     }
+    // k6/ws's connect() blocks while it runs the socket's handlers: no await can stand for that.
+    if ([...this.namespaces.values()].includes('k6/ws'))
+      throw new Refusal(
+        "it uses k6/ws, whose connect() blocks its thread while it serves the socket's events",
+      );
+    // res.submitForm() and res.clickLink() send requests from a Response, an object the analysis does not follow.
+    for (const name of ['submitForm', 'clickLink'])
+      if (this.membersNamed.has(name))
+        throw new Refusal(`it calls res.${name}(), which sends a request from a response object`);
+    // A grpc Client's blocking methods are reached through objects the analysis does not follow.
+    if ([...this.namespaces.values()].includes('k6/net/grpc'))
+      throw new Refusal("it uses k6/net/grpc, whose Client's connect() and invoke() block its thread");
     for (const ref of this.refs) {
       const p = ref.resolved && this.primitives.get(ref.resolved);
-      if (p && ASYNC[p.module]?.has(p.name) && !ref.init)
+      if (p && ASYNC[p.module]?.has(p.name) && !ref.init && !this.helperNodes.has(ref.identifier as ES.Node))
         this.asyncCode ??= `${p.name} at ${this.where(ref.identifier as ES.Node)}`;
+    }
+    // A k6 module with blocking functions reached any other way (the script's require('k6/http'), which the bundle
+    // serves as a CommonJS module, or require() with a computed name) is one whose calls the analysis cannot follow.
+    for (const node of this.parents.keys()) {
+      if (node.type !== 'CallExpression') continue;
+      const id = moduleId(node);
+      if (id !== undefined && BLOCKING[id] && !this.helperNodes.has(node))
+        throw new Refusal(`it reaches ${id} through require() at ${this.where(node)}`);
+      const callee = node.callee;
+      if (
+        callee.type === 'Identifier' &&
+        (callee.name === 'require' || callee.name === '__require') &&
+        !this.helperNodes.has(node) &&
+        node.arguments[0]?.type !== 'Literal'
+      )
+        throw new Refusal(`it calls require() with a computed module name at ${this.where(node)}`);
     }
   }
 

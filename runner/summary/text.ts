@@ -1,5 +1,6 @@
 // The end-of-test text summary in k6 v2's compact layout (THRESHOLDS, TOTAL RESULTS by category), from the
 // handleSummary data (pure: data in, string out).
+import { BUILTIN_NAMES } from '../metrics/builtin';
 import type { SummaryData, SummaryGroup, SummaryMetric } from './data';
 import { formatNumber, formatPercent, formatValue, metricValues } from './format';
 
@@ -17,6 +18,10 @@ const BUILTIN_PREFIXES = ['http_', 'data_', 'bench_'];
 
 function category(name: string): string {
   if (name.startsWith('http_')) return 'HTTP';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('ws_')) return 'WEBSOCKET';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('grpc_')) return 'GRPC';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('browser_web_vital_')) return 'WEB_VITALS';
+  if (BUILTIN_NAMES.has(name) && name.startsWith('browser_')) return 'BROWSER';
   if (EXECUTION.has(name) || name.startsWith('bench_')) return 'EXECUTION';
   if (name === 'data_sent' || name === 'data_received') return 'NETWORK';
   if (BUILTIN_PREFIXES.some((p) => name.startsWith(p)) || name === 'checks' || name === 'group_duration')
@@ -137,7 +142,17 @@ function resultBlock(
     const values = r.values.map((v, i) => (i < r.values.length - 1 ? v.padEnd(w[i]) : v)).join(' ');
     return `${pad}  ${r.name}${p.faint('.'.repeat(Math.max(1, nameWidth - r.name.length)))}: ${values}`.trimEnd();
   };
-  const order = ['CHECKS', 'CUSTOM', 'HTTP', 'EXECUTION', 'NETWORK'];
+  const order = [
+    'CHECKS',
+    'CUSTOM',
+    'HTTP',
+    'EXECUTION',
+    'NETWORK',
+    'BROWSER',
+    'WEB_VITALS',
+    'GRPC',
+    'WEBSOCKET',
+  ];
   for (const section of order) {
     const inSection = rows.filter((r) => r.section === section);
     if (inSection.length === 0) continue;

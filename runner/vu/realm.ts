@@ -2,11 +2,20 @@
 // table behind the bundle's `k6` imports, then evaluates the script (its init code).
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Context, createContext, runInContext, type Script } from 'node:vm';
 import { createRealmModules, type RealmModules } from '../modules/index';
-import { HOSTED_EXPORTS, HOSTED_WEB_GLOBALS, TIMERS_GLOBAL } from '../script/k6-modules';
+import { crossRealmCrypto } from '../modules/webcrypto';
+import {
+  HOSTED_EXPORTS,
+  HOSTED_WEB_GLOBALS,
+  IMPORT_META_RESOLVE_GLOBAL,
+  TIMERS_GLOBAL,
+} from '../script/k6-modules';
+import { THROWN_GLOBAL } from '../script/thrown-values';
 import { formatConsoleArgs } from './console-format';
 import type { VuRuntime } from './runtime';
+import { noteThrown } from './script-stack';
 
 export interface Realm {
   module: Record<string, unknown>;
@@ -23,6 +32,7 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
   // interceptors, and it was among the top self-time entries of a hosted VU's CPU profile.
   Object.defineProperty(g, '__ITER', { get: () => Math.max(0, rt.iteration), configurable: true });
   g.global = g;
+  Object.defineProperty(g, THROWN_GLOBAL, { value: noteThrown });
   const log =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...args: unknown[]) =>
@@ -39,10 +49,17 @@ function installGlobals(rt: VuRuntime, modules: RealmModules, env: Record<string
   Object.defineProperty(g, TIMERS_GLOBAL, {
     value: { setTimeout, clearTimeout, setInterval, clearInterval },
   });
+  Object.defineProperty(g, IMPORT_META_RESOLVE_GLOBAL, {
+    value: (path: unknown) => {
+      const text = String(path);
+      if (/^[a-z][a-z0-9+.-]*:/i.test(text)) return text;
+      return pathToFileURL(resolve(rt.data.scriptDir, text)).href;
+    },
+  });
   g.open = (path: string, mode?: string) => {
     if (!rt.inInitContext()) throw new Error('The "open()" function is only available in the init stage');
     if (typeof path !== 'string' || path === '') throw new Error('open() needs a file name');
-    const full = resolve(rt.data.scriptDir, path);
+    const full = path.startsWith('file:') ? fileURLToPath(path) : resolve(rt.data.scriptDir, path);
     if (statSync(full, { throwIfNoEntry: false })?.isDirectory())
       throw new Error(`open() can't be used with directories, path: "${path}"`);
     const bytes = readFileSync(full);
@@ -61,6 +78,7 @@ export function newHostedContext(vuId: number): { context: Context; global: Reco
   const global = runInContext('globalThis', context) as Record<string, unknown>;
   const host = globalThis as unknown as Record<string, unknown>;
   for (const name of HOSTED_WEB_GLOBALS) global[name] = host[name];
+  global.crypto = crossRealmCrypto();
   return { context, global };
 }
 

@@ -36,21 +36,70 @@ export function inlineSourceMapRemapper(
         originalColumn?: number;
       };
       if (entry.originalSource === undefined || entry.originalLine === undefined) return whole;
+      // A file: URL is a path; another scheme (a remote module's https:, a bundler's webpack:) is shown as it is.
       const source = entry.originalSource.startsWith('file://')
         ? fileURLToPath(entry.originalSource)
-        : resolve(dirname(file), entry.originalSource);
+        : /^[a-z][a-z0-9+.-]*:/i.test(entry.originalSource)
+          ? entry.originalSource.replace(/^bench-remote:/, '')
+          : resolve(dirname(file), entry.originalSource);
       return `${source}:${entry.originalLine + 1}:${(entry.originalColumn ?? 0) + 1}`;
     });
 }
 
-/** The error's stack without the runner's own frames (k6 shows only the script's); anything else as a string. */
+/** Where non-Error values were thrown (runner/script/thrown-values.ts): objects by identity. */
+const thrownObjects = new WeakMap<object, string>();
+/** Primitives by value, the latest few (a value is looked up right after its throw ends an iteration or init). */
+const thrownPrimitives: Array<[unknown, string]> = [];
+const PRIMITIVES_KEPT = 16;
+
+/**
+ * The realm global that marked `throw` statements call: notes the throw's frames for a value that is not an Error and
+ * returns the value unchanged.
+ */
+export function noteThrown(value: unknown): unknown {
+  if (isError(value)) return value;
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, noteThrown);
+  const frames = (holder.stack ?? '').split('\n').slice(1).join('\n');
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function') {
+    thrownObjects.set(value, frames);
+  } else {
+    thrownPrimitives.push([value, frames]);
+    if (thrownPrimitives.length > PRIMITIVES_KEPT) thrownPrimitives.shift();
+  }
+  return value;
+}
+
+function thrownFrames(value: unknown): string | undefined {
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function')
+    return thrownObjects.get(value);
+  for (let i = thrownPrimitives.length - 1; i >= 0; i--)
+    if (Object.is(thrownPrimitives[i][0], value)) return thrownPrimitives[i][1];
+  return undefined;
+}
+
+/**
+ * The error's stack without the runner's own frames (k6 shows only the script's); any other thrown value as a string
+ * followed by the frames of its throw, as k6 logs it.
+ */
 export function scriptStack(error: unknown): string {
-  if (!isError(error)) return String(error);
+  let stack: string;
+  if (isError(error)) {
+    stack = error.stack ?? String(error);
+  } else {
+    const frames = thrownFrames(error);
+    if (frames === undefined) return String(error);
+    stack = `${String(error)}\n${frames}`;
+  }
   // Frames of hosted VUs whose blocking calls became awaits read `at async f` and `Object.f [as fn]`: the runner's
   // doing, so they are shown as the script's plain frames.
-  const lines = (error.stack ?? String(error))
-    .split('\n')
-    .map((l) => (remap ? remap(l) : l).replace(/^(\s+at )async /, '$1').replace(' [as fn] (', ' ('));
+  const lines = stack.split('\n').map((l) =>
+    (remap ? remap(l) : l)
+      .replace(/^(\s+at )async /, '$1')
+      .replace(' [as fn] (', ' (')
+      // Remote modules' frames read as their URL, as in k6 (the bundle names them by a namespace of its own).
+      .replace(/\bbench-remote:/g, ''),
+  );
   const runnerFrame = /\/dist\/[\w.-]+\.js:|\(node:|at node:|\[nodejs\.internal/;
   return lines.filter((l, i) => i === 0 || !runnerFrame.test(l)).join('\n');
 }

@@ -5,7 +5,16 @@ import { bench, fixture } from './harness';
 describe('bench run exit codes', () => {
   it.each([
     ['thresholds-failed-exit-99.js', 99, /thresholds on metrics 'fixture_ms' have been crossed/],
-    ['unsupported-import-k6-ws.js', 107, /unknown module: k6\/ws/],
+    [
+      'unsupported-import-k6-x-redis.js',
+      107,
+      /unknown module: k6\/x\/redis \(k6 extensions are not supported/,
+    ],
+    [
+      'removed-module-exit-107.js',
+      107,
+      /k6\/experimental\/redis has been removed\. Please migrate to the new version by changing your import to 'k6\/x\/redis'/,
+    ],
     ['scenario-unknown-field-exit-104.js', 104, /scenario "bad": unknown field "rampUp"/],
     [
       'threshold-unknown-metric-exit-104.js',
@@ -13,6 +22,11 @@ describe('bench run exit codes', () => {
       /invalid threshold defined on no_such_metric; reason: no metric name "no_such_metric" found/,
     ],
     ['test-fail-exit-110.js', 110, /test marked as failed: marked/],
+    [
+      'tls-version-unknown-exit-104.js',
+      104,
+      /tlsVersion: unknown TLS version 'ssl3.0'.*\n.*tlsCipherSuites: unknown cipher suite 'TLS_NOT_A_SUITE'/,
+    ],
     ['setup-timeout-exit-100.js', 100, /setup\(\) execution timed out after 1 seconds/],
     ['no-exported-functions-exit-107.js', 107, /no exported functions in script/],
     ['init-error-exit-107.js', 107, /broken init/],
@@ -21,6 +35,20 @@ describe('bench run exit codes', () => {
     const r = await bench(['run', '-q', fixture(name)]);
     expect(r.code, r.stderr).toBe(code);
     expect(r.stderr).toMatch(message);
+  });
+
+  it('an unknown scenario field exits 104 even when --vus/--iterations replace the scenarios', async () => {
+    const r = await bench([
+      'run',
+      '-q',
+      '--vus',
+      '1',
+      '--iterations',
+      '1',
+      fixture('scenario-unknown-field-replaced-exit-104.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(104);
+    expect(r.stderr).toMatch(/scenario "ramp": unknown field "startvus"/);
   });
 
   it('a throwing setup() runs no iteration and no teardown but still prints the summary', async () => {

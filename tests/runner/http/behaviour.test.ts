@@ -23,6 +23,56 @@ describe('k6/http behaviour against a loopback server', () => {
     ]);
   });
 
+  it('answers a digest challenge as k6 does: a 401 then the authorised request, both expected responses', async () => {
+    const base = env.server.url.replace('http://', 'http://alice:s3cret@');
+    const before = env.server.seen.length;
+    const r = await env.vu.run(`
+      const get = http.get('${base}/digest-auth/alice/s3cret', { auth: 'digest' });
+      const post = http.post('${base}/digest-auth/alice/s3cret?x=1', 'payload', { auth: 'digest' });
+      const wrong = http.get('${base}/digest-auth/alice/other', { auth: 'digest' });
+      return [get.status, get.json('authenticated'), post.status, post.json('body'), wrong.status];
+    `);
+    expect(r.value).toEqual([200, true, 200, 'payload', 401]);
+    const reqs = r.samples.filter((s) => s.metric === 'http_reqs');
+    expect(reqs.map((s) => s.tags.status)).toEqual(['401', '200', '401', '200', '401', '401']);
+    // k6 expects the first 401 of a digest request; the authorised request is judged by the usual callback.
+    expect(reqs.map((s) => s.tags.expected_response)).toEqual([
+      'true',
+      'true',
+      'true',
+      'true',
+      'true',
+      'false',
+    ]);
+    expect(r.samples.filter((s) => s.metric === 'http_req_failed').map((s) => s.value)).toEqual([
+      0, 0, 0, 0, 0, 1,
+    ]);
+    // The URL's credentials are never sent as Basic auth, and the tags keep them masked.
+    expect(reqs[0].tags.url).toBe(
+      `${env.server.url.replace('http://', 'http://****:****@')}/digest-auth/alice/s3cret`,
+    );
+    expect(env.server.seen.slice(before)).toHaveLength(6);
+  });
+
+  it("res.submitForm() and res.clickLink() send k6's follow-up requests", async () => {
+    const r = await env.vu.run(`
+      const page = http.get('${env.server.url}/form-page');
+      const posted = page.submitForm({ fields: { role: 'ops' }, params: { tags: { step: 'form' } } });
+      const got = page.submitForm({ formSelector: '#g' });
+      const clicked = page.clickLink({ selector: 'a.x' });
+      return [posted.json('method'), posted.json('path'), posted.json('body'), got.json('path'), clicked.json('path')];
+    `);
+    expect(r.value).toEqual([
+      'POST',
+      '/echo?via=form',
+      'go=Go&role=ops&user=ann',
+      '/echo?q=1',
+      '/echo?from=link',
+    ]);
+    const tagged = r.samples.find((s) => s.metric === 'http_reqs' && s.tags.step === 'form');
+    expect(tagged?.tags.method).toBe('POST');
+  });
+
   it('stops at params.redirects and returns the redirect', async () => {
     const r = await env.vu.run(
       `const res = http.get('${env.server.url}/redirect/3', { redirects: 1 }); return res.status;`,

@@ -111,6 +111,36 @@ async function handle(req: IncomingMessage, res: ServerResponse, seen: string[])
       res.end(Buffer.alloc(Number(parts[1]), 7));
       return;
     }
+    case 'form-page': {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<form method="post" action="/echo?via=form"><input name="user" value="ann"><input name="role" value="dev">' +
+          '<input type="submit" name="go" value="Go"></form><form id="g" action="echo"><input name="q" value="1"></form>' +
+          '<a class="x" href="/echo?from=link">next</a>',
+      );
+      return;
+    }
+    case 'digest-auth': {
+      // /digest-auth/<user>/<password>, as httpbin's: a Digest challenge (MD5, qop=auth), then the answer checked.
+      const [user, password] = [parts[1], parts[2]];
+      const nonce = 'bench-nonce-1';
+      const header = req.headers.authorization ?? '';
+      const field = (name: string) => new RegExp(`${name}="?([^",]*)"?`).exec(header)?.[1] ?? '';
+      const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+      const expected = md5(
+        `${md5(`${user}:bench:${password}`)}:${nonce}:${field('nc')}:${field('cnonce')}:auth:${md5(`${req.method}:${field('uri')}`)}`,
+      );
+      if (!header.startsWith('Digest ') || field('response') !== expected || field('uri') !== req.url) {
+        res.writeHead(401, {
+          'www-authenticate': `Digest realm="bench", qop="auth", nonce="${nonce}", opaque="o-1", algorithm=MD5`,
+        });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ authenticated: true, user, body: body.toString('utf8') }));
+      return;
+    }
     case 'json': {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(

@@ -82,6 +82,46 @@ describe('TLS', () => {
     }
   });
 
+  it('tlsVersion and tlsCipherSuites choose what the handshake may agree on', async () => {
+    const pinned = await FakeVu.start(pool, 5, {
+      insecureSkipTLSVerify: true,
+      tls: {
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        ciphers: 'ECDHE-RSA-AES256-GCM-SHA384:TLS_AES_128_GCM_SHA256',
+      },
+    });
+    try {
+      const r = await pinned.run(
+        `const res = http.get('${h1Url}/'); return [res.status, res.tls_version, res.tls_cipher_suite];`,
+      );
+      expect(r.value).toEqual([200, 'tls1.2', 'TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384']);
+      expect(r.samples.find((s) => s.metric === 'http_reqs')?.tags.tls_version).toBe('tls1.2');
+    } finally {
+      await pinned.close();
+    }
+    // A server that stops at TLS 1.2 refuses a client that asks for TLS 1.3 at least: a TLS error, as in k6.
+    const old = createServer({ key, cert, maxVersion: 'TLSv1.2' }, answer('old'));
+    await new Promise<void>((r) => old.listen(0, '127.0.0.1', r));
+    const strict = await FakeVu.start(pool, 6, {
+      insecureSkipTLSVerify: true,
+      tls: { minVersion: 'TLSv1.3' },
+    });
+    try {
+      const r = await strict.run(
+        `const res = http.get('https://127.0.0.1:${(old.address() as AddressInfo).port}/'); return [res.status, res.error_code];`,
+      );
+      const [status, code] = r.value as [number, number];
+      expect(status).toBe(0);
+      expect(code).toBeGreaterThanOrEqual(1300);
+      expect(code).toBeLessThan(1400);
+    } finally {
+      await strict.close();
+      old.closeAllConnections();
+      await new Promise((r) => old.close(r));
+    }
+  });
+
   it('negotiates HTTP/2 through ALPN', async () => {
     const vu = await FakeVu.start(pool, 3, { insecureSkipTLSVerify: true });
     try {

@@ -1,0 +1,220 @@
+// k6/browser (docs: javascript-api/k6-browser): the `browser` object whose pages are Playwright pages (k6's browser
+// API follows Playwright's), driven by playwright-core on Debian's /usr/bin/chromium (never a downloaded browser),
+// one browser process per VU, launched on its first page. Each iteration has its own browser context, closed when
+// the iteration ends, as in k6. Metrics as k6 names them: browser_http_req_duration, browser_http_req_failed,
+// browser_data_sent/received per request of the page, and the web vitals browser_web_vital_fcp, _lcp, _cls and
+// _ttfb, measured in the page by PerformanceObserver.
+import { existsSync } from 'node:fs';
+import type * as Playwright from 'playwright-core';
+import { requireCjs } from '../require-cjs';
+import type { VuRuntime } from '../vu/runtime';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** The launch flags of report/browser.ts: headless, no sandbox (root in containers), nothing that calls home. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Reports the page's web vitals to the binding the context exposes. */
+const VITALS_SCRIPT = `(() => {
+  const report = (name, value) => { try { window.__benchVital(name, value, location.href); } catch {} };
+  const observe = (type, fn) => { try { new PerformanceObserver((l) => l.getEntries().forEach(fn)).observe({ type, buffered: true }); } catch {} };
+  observe('paint', (e) => { if (e.name === 'first-contentful-paint') report('fcp', e.startTime); });
+  observe('largest-contentful-paint', (e) => report('lcp', e.startTime));
+  let cls = 0;
+  observe('layout-shift', (e) => { if (!e.hadRecentInput) { cls += e.value; report('cls', cls); } });
+  observe('navigation', (e) => report('ttfb', e.responseStart));
+})();`;
+
+/** k6's network profiles for page.throttleNetwork(): latency in ms, throughput in bytes/s (-1: unthrottled). */
+const NETWORK_PROFILES = {
+  'No Throttling': { latency: 0, download: -1, upload: -1 },
+  'Slow 3G': { latency: 400 * 5, download: ((500 * 1000) / 8) * 0.8, upload: ((500 * 1000) / 8) * 0.8 },
+  'Fast 3G': {
+    latency: 150 * 3.75,
+    download: ((1.6 * 1000 * 1000) / 8) * 0.9,
+    upload: ((750 * 1000) / 8) * 0.9,
+  },
+};
+
+/** k6's page methods Playwright does not have, over the page's Chrome DevTools Protocol session. */
+function withK6PageMethods(page: Playwright.Page): Playwright.Page {
+  let session: Promise<Playwright.CDPSession> | undefined;
+  const cdp = () => {
+    session ??= page.context().newCDPSession(page);
+    return session;
+  };
+  Object.assign(page, {
+    async throttleNetwork(profile: { latency?: number; download?: number; upload?: number }) {
+      await (await cdp()).send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: profile.latency ?? 0,
+        downloadThroughput: profile.download ?? -1,
+        uploadThroughput: profile.upload ?? -1,
+      });
+    },
+    async throttleCPU(profile: { rate?: number }) {
+      await (await cdp()).send('Emulation.setCPUThrottlingRate', { rate: profile.rate ?? 1 });
+    },
+  });
+  return page;
+}
+
+export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
+  let launched: Promise<Playwright.Browser> | undefined;
+  let context: Playwright.BrowserContext | undefined;
+  let closing: Promise<void> = Promise.resolve();
+
+  const tagsFor = (url: string, extra: Record<string, string> = {}) => ({
+    ...rt.tags(),
+    url,
+    name: url,
+    ...extra,
+  });
+
+  const launch = (): Promise<Playwright.Browser> => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `k6/browser needs Chromium at ${CHROMIUM}, which is missing: \`make chromium\` installs the Debian package`,
+      );
+    launched ??= (async () => {
+      const { chromium } = requireCjs('playwright-core') as typeof Playwright;
+      return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    })();
+    return launched;
+  };
+
+  rt.onIterationEnd(() => {
+    // k6 closes the iteration's browser context when the iteration ends.
+    const open = context;
+    context = undefined;
+    if (open) closing = open.close().catch(() => undefined);
+  });
+
+  const instrument = async (ctx: Playwright.BrowserContext): Promise<void> => {
+    await ctx.exposeFunction('__benchVital', (name: string, value: number, url: string) => {
+      rt.emit([
+        {
+          metric: `browser_web_vital_${name}`,
+          time: Date.now(),
+          value,
+          tags: tagsFor(url),
+          metadata: rt.metadata(),
+        },
+      ]);
+    });
+    await ctx.addInitScript(VITALS_SCRIPT);
+    const settle = async (request: Playwright.Request, failed: boolean) => {
+      const response = failed ? null : await request.response().catch(() => null);
+      const timing = request.timing();
+      const status = response?.status() ?? 0;
+      const url = request.url();
+      const tags = tagsFor(url, {
+        method: request.method(),
+        status: String(status),
+        resource_type: request.resourceType().replace(/^./, (c) => c.toUpperCase()),
+      });
+      const sizes = await request.sizes().catch(() => undefined);
+      const metadata = rt.metadata();
+      const time = Date.now();
+      const duration = Math.max(timing.responseEnd, 0);
+      rt.emit([
+        { metric: 'browser_http_req_duration', time, value: duration, tags, metadata },
+        {
+          metric: 'browser_http_req_failed',
+          time,
+          value: failed || status >= 400 || status === 0 ? 1 : 0,
+          tags,
+          metadata,
+        },
+        {
+          metric: 'browser_data_sent',
+          time,
+          value: sizes ? sizes.requestHeadersSize + sizes.requestBodySize : 0,
+          tags,
+          metadata,
+        },
+        {
+          metric: 'browser_data_received',
+          time,
+          value: sizes ? sizes.responseHeadersSize + sizes.responseBodySize : 0,
+          tags,
+          metadata,
+        },
+      ]);
+    };
+    ctx.on('requestfinished', (r) => void rt.track(settle(r, false)));
+    ctx.on('requestfailed', (r) => void rt.track(settle(r, true)));
+  };
+
+  const newContext = async (
+    options?: Playwright.BrowserContextOptions,
+  ): Promise<Playwright.BrowserContext> => {
+    if (rt.inInitContext()) throw new Error('using the browser in the init context is not supported');
+    if (context) throw new Error('existing browser context must be closed before creating a new one');
+    await closing;
+    const browser = await launch();
+    const ctx = await browser.newContext(options);
+    const newPage = ctx.newPage.bind(ctx);
+    Object.assign(ctx, { newPage: async () => withK6PageMethods(await newPage()) });
+    context = ctx;
+    ctx.on('close', () => {
+      if (context === ctx) context = undefined;
+    });
+    await instrument(ctx);
+    return ctx;
+  };
+
+  const browser = {
+    async newContext(options?: Playwright.BrowserContextOptions) {
+      return newContext(options);
+    },
+    async newPage(options?: Playwright.BrowserContextOptions) {
+      const ctx = context ?? (await newContext(options));
+      return ctx.newPage();
+    },
+    context() {
+      return context ?? null;
+    },
+    async closeContext() {
+      if (!context) throw new Error('no browser context to close');
+      const ctx = context;
+      context = undefined;
+      await ctx.close();
+    },
+    isConnected() {
+      return launched !== undefined;
+    },
+    async version() {
+      return (await launch()).version();
+    },
+    async userAgent() {
+      const ctx = await (await launch()).newContext();
+      try {
+        const page = await ctx.newPage();
+        return (await page.evaluate('navigator.userAgent')) as string;
+      } finally {
+        await ctx.close();
+      }
+    },
+  };
+
+  /** k6's chromium.connectOverCDP(url): a browser that already runs, reached over its DevTools endpoint. */
+  const chromium = {
+    async connectOverCDP(url: unknown) {
+      const pw = requireCjs('playwright-core') as typeof Playwright;
+      return pw.chromium.connectOverCDP(String(url));
+    },
+  };
+
+  const members = { browser, chromium, devices: {}, networkProfiles: NETWORK_PROFILES };
+  return { ...members, default: members };
+}

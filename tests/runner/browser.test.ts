@@ -1,0 +1,70 @@
+// k6/browser on Debian's Chromium (make chromium) against a loopback site this test starts: a login form, its
+// navigation, and browser_* metrics with k6's tags in the --out json stream.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, fixture, scratch } from './harness';
+
+let server: Server;
+let base = '';
+const work = scratch();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    res.writeHead(200, { 'content-type': 'text/html' });
+    if (url.pathname === '/done') {
+      res.end(`<title>Welcome</title><h2>Welcome, ${url.searchParams.get('login')}!</h2>`);
+      return;
+    }
+    res.end(
+      '<title>Login</title><form action="/done"><input name="login"><button type="submit">Go</button></form>',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  work.cleanup();
+});
+
+interface Point {
+  type: string;
+  metric: string;
+  data: { value: number; tags: Record<string, string> };
+}
+
+describe('k6/browser', () => {
+  it('drives a page through a form and emits browser_* metrics', async () => {
+    const out = join(work.dir, 'browser.json');
+    const r = await bench(
+      ['run', '-q', '-e', `TARGET=${base}`, '--out', `json=${out}`, fixture('browser-page.js')],
+      {},
+      90_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+    const points = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point');
+    const requests = points.filter((p) => p.metric === 'browser_http_req_duration');
+    expect(requests.map((p) => p.data.tags.url)).toEqual(
+      expect.arrayContaining([`${base}/`, `${base}/done?login=admin`]),
+    );
+    expect(requests[0].data.tags).toMatchObject({
+      method: 'GET',
+      status: '200',
+      resource_type: 'Document',
+      scenario: 'ui',
+    });
+    expect(points.some((p) => p.metric === 'browser_http_req_failed' && p.data.value === 0)).toBe(true);
+    expect(points.some((p) => p.metric === 'browser_web_vital_fcp' && p.data.value > 0)).toBe(true);
+  });
+});

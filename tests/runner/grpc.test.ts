@@ -1,0 +1,151 @@
+// k6/net/grpc against a loopback gRPC server this test starts (@grpc/grpc-js), with grpc_req_duration and k6's tags in
+// the --out json stream.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bench, fixture, scratch } from './harness';
+
+let server: grpc.Server;
+let address = '';
+const work = scratch();
+
+beforeAll(async () => {
+  const definition = protoLoader.loadSync(fixture('grpc/hello.proto'), { longs: String, defaults: true });
+  const service = (grpc.loadPackageDefinition(definition).hello as grpc.GrpcObject)
+    .HelloService as grpc.ServiceClientConstructor;
+  server = new grpc.Server();
+  server.addService(service.service, {
+    SayHello: (
+      call: grpc.ServerUnaryCall<{ greeting: string; count: string }, unknown>,
+      done: grpc.sendUnaryData<unknown>,
+    ) => {
+      const md = new grpc.Metadata();
+      md.set('x-served-by', 'loopback');
+      call.sendMetadata(md);
+      const user = call.metadata.get('x-user')[0] ?? '';
+      done(null, {
+        reply: `hello ${call.request.greeting} from ${user}`,
+        count: String(Number(call.request.count) + 1),
+      });
+    },
+    Fail: (_call: unknown, done: grpc.sendUnaryData<unknown>) =>
+      done({ code: grpc.status.NOT_FOUND, details: 'no such thing' }),
+    Countdown: (call: grpc.ServerWritableStream<{ count: string }, unknown>) => {
+      for (let n = Number(call.request.count); n > 0; n--) call.write({ reply: `t-${n}`, count: String(n) });
+      call.end();
+    },
+    Sum: (call: grpc.ServerReadableStream<{ count: string }, unknown>, done: grpc.sendUnaryData<unknown>) => {
+      let sum = 0;
+      call.on('data', (m: { count: string }) => {
+        sum += Number(m.count);
+      });
+      call.on('end', () => done(null, { reply: 'sum', count: String(sum) }));
+    },
+    Echo: (call: grpc.ServerDuplexStream<{ greeting: string }, unknown>) => {
+      call.on('data', (m: { greeting: string }) =>
+        call.write({ reply: m.greeting.toUpperCase(), count: '0' }),
+      );
+      call.on('end', () => call.end());
+    },
+  });
+  // Server reflection (grpc.reflection.v1 and v1alpha), for connect({ reflect: true }).
+  new ReflectionService(definition).addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    ),
+  );
+  address = `127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  work.cleanup();
+});
+
+interface Point {
+  type: string;
+  metric: string;
+  data: { value: number; tags: Record<string, string> };
+}
+
+describe('k6/net/grpc', () => {
+  it('invokes unary methods, sync and async, and emits grpc_req_duration with k6 tags', async () => {
+    const out = join(work.dir, 'grpc.json');
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      '--out',
+      `json=${out}`,
+      fixture('grpc-hello.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 5 out of 5/);
+    expect(r.stdout).toMatch(/GRPC\n/);
+    const points = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point' && p.metric === 'grpc_req_duration');
+    expect(points.map((p) => p.data.tags.status)).toEqual(['0', '5', '0']);
+    expect(points[0].data.tags).toMatchObject({
+      url: `${address}/hello.HelloService/SayHello`,
+      name: '/hello.HelloService/SayHello',
+      service: 'hello.HelloService',
+      method: 'SayHello',
+      my_tag: 'grpc',
+      scenario: 'default',
+    });
+  });
+
+  it('streams: server, client and bidirectional, with grpc_streams* metrics', async () => {
+    const out = join(work.dir, 'streams.json');
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      '--out',
+      `json=${out}`,
+      fixture('grpc-streams.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
+    const points = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point');
+    const count = (metric: string) => points.filter((p) => p.metric === metric).length;
+    expect(count('grpc_streams')).toBe(3);
+    expect(count('grpc_streams_msgs_sent')).toBe(5);
+    expect(count('grpc_streams_msgs_received')).toBe(6);
+    expect(points.find((p) => p.metric === 'grpc_streams')?.data.tags).toMatchObject({
+      name: '/hello.HelloService/Countdown',
+      method: 'Countdown',
+    });
+  });
+
+  it('connect({ reflect: true }) learns the services from server reflection, with no .proto loaded', async () => {
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      fixture('grpc-reflect.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 1 out of 1/);
+  });
+});
