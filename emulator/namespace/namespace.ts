@@ -95,6 +95,8 @@ export class Namespace {
   liveBytes = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
+  /** Where the last write the index cursor passed whole ends: the cursor is inside a write when beyond it. */
+  private passedEnd = 0;
   private lock: Promise<unknown> = Promise.resolve();
   /** Null without a latency model: a write is visible as soon as it is applied. */
   private readonly commits: GroupCommit | null;
@@ -269,9 +271,12 @@ export class Namespace {
   private eventualHorizon(): number {
     const limit = this.cursorPos + this.config.eventualTailLimitBytes;
     if (limit >= this.committedPos) return this.committedPos;
-    // The last whole write within the limit (writes are atomic).
+    // Writes are atomic: the view ends where one does. Indexing may stop inside a write, and the view then takes
+    // that write whole even past the limit (cutting at the cursor showed part of it: the consistency suite's
+    // regressions/eventual-read-inside-a-write.json).
+    const inside = this.cursorPos > this.passedEnd ? this.entries[this.entryHead] : undefined;
     const last = this.lastPendingEntryBy(limit);
-    return last ? Math.max(this.cursorPos, last.endPos) : this.cursorPos;
+    return Math.max(this.cursorPos, inside?.endPos ?? 0, last?.endPos ?? 0);
   }
 
   /** The last not-yet-indexed write that ends at or before `pos` (binary search over pending entries). */
@@ -312,6 +317,7 @@ export class Namespace {
     let seq = 0;
     while (this.entryHead < this.entries.length && this.entries[this.entryHead].endPos <= target) {
       const entry = this.entries[this.entryHead++];
+      this.passedEnd = entry.endPos;
       this.approxRowCount += entry.rowCountDelta;
       this.approxLogicalBytes += entry.logicalBytesDelta;
       seq = entry.seq;

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { seededRandom } from '../../emulator/vector/random';
 import { scanSegment } from '../../emulator/wal/scan';
 import { type LaunchedEmulator, launchEmulatorProcess, listening } from '../emulator/emulator-process';
-import { type History, type Op, type Planned, planOperation, type Read, type Row, wireRead, wireWrite } from './history';
+import {
+  type History,
+  type Op,
+  type Planned,
+  planOperation,
+  type Read,
+  type Row,
+  wireRead,
+  wireWrite,
+} from './history';
 
 const NS = 'consistency';
 /** A request that takes longer than this is a hang: the suite fails rather than wait for it. */
@@ -79,7 +88,12 @@ function flags(profile: Profile, dataDir: string): string[] {
         ];
   return [
     ...['--port', '0', '--data-dir', dataDir],
-    ...['--index-throughput', profile.indexThroughput, '--eventual-tail-limit', String(profile.eventualTailLimit)],
+    ...[
+      '--index-throughput',
+      profile.indexThroughput,
+      '--eventual-tail-limit',
+      String(profile.eventualTailLimit),
+    ],
     ...latency,
   ];
 }
@@ -107,7 +121,9 @@ class Failure extends Error {
   override name = 'HistoryFailure';
 }
 
-export async function runHistory(options: HistoryOptions): Promise<{ history: History; stats: HistoryStats }> {
+export async function runHistory(
+  options: HistoryOptions,
+): Promise<{ history: History; stats: HistoryStats }> {
   const rand = seededRandom(options.seed);
   const profile = drawProfile(rand);
   const plan: Planned[] = Array.from({ length: options.ops }, (_, n) => planOperation(rand, n));
@@ -138,7 +154,13 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
   const start = async (): Promise<Incarnation> => {
     const l = launchEmulatorProcess(flags(profile, options.dataDir));
     launched.push(l);
-    const inc: Incarnation = { launched: l, url: '', killed: false, deadAt: null, stderr: () => l.err.join('') };
+    const inc: Incarnation = {
+      launched: l,
+      url: '',
+      killed: false,
+      deadAt: null,
+      stderr: () => l.err.join(''),
+    };
     // Registered first, so every request that failed with the process sees deadAt set.
     void l.exited.then(() => {
       inc.deadAt = now();
@@ -157,7 +179,7 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
       const response = await fetch(`${inc.url}${path}`, {
         method,
         // Writes are logged as sent: the log read after a kill is matched against these exact bytes.
-      body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
       const text = await response.text();
@@ -188,7 +210,8 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
         stats.readsLost++;
         return;
       }
-      if (meta.status !== 200) throw new Failure(`metadata answered ${meta.status}: ${JSON.stringify(meta.body)}${where}`);
+      if (meta.status !== 200)
+        throw new Failure(`metadata answered ${meta.status}: ${JSON.stringify(meta.body)}${where}`);
       const index = meta.body.index as { unindexed_bytes?: number };
       // The eventual view then reaches at least every write committed before this metadata read began.
       covered = (index.unindexed_bytes ?? 0) <= profile.eventualTailLimit;
@@ -205,23 +228,44 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
       return;
     }
     if (reply.status !== 200)
-      throw new Failure(`query ${JSON.stringify(wireRead(r))} answered ${reply.status}: ${JSON.stringify(reply.body)}${where}`);
+      throw new Failure(
+        `query ${JSON.stringify(wireRead(r))} answered ${reply.status}: ${JSON.stringify(reply.body)}${where}`,
+      );
     if (r.consistency === 'strong') stats.strongReads++;
     else {
       stats.eventualReads++;
       if (covered) stats.eventualCovered++;
     }
-    ops.push({ client, call, return: ret, read: covered ? { ...r, covered } : r, rows: rowsOf(reply.body), note });
+    ops.push({
+      client,
+      call,
+      return: ret,
+      read: covered ? { ...r, covered } : r,
+      rows: rowsOf(reply.body),
+      note,
+    });
   }
 
-  async function write(inc: Incarnation, client: number, n: number, w: NonNullable<Op['write']>): Promise<void> {
+  async function write(
+    inc: Incarnation,
+    client: number,
+    n: number,
+    w: NonNullable<Op['write']>,
+  ): Promise<void> {
     const call = now();
     const reply = await request(inc, 'POST', `/v2/namespaces/${NS}`, wireWrite(w));
     const ret = now();
     if (reply === null) {
       stats.writesUnknown++;
       // Sent after the process died, it never arrived: the interval still has to end after its call.
-      const op: Op = { client, call, return: Math.max(call, inc.deadAt as number), unknown: true, n, write: w };
+      const op: Op = {
+        client,
+        call,
+        return: Math.max(call, inc.deadAt as number),
+        unknown: true,
+        n,
+        write: w,
+      };
       ops.push(op);
       inDoubt.push({ op });
       return;
@@ -231,7 +275,9 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
       return;
     }
     if (reply.status !== 200)
-      throw new Failure(`write ${JSON.stringify(wireWrite(w))} answered ${reply.status}: ${JSON.stringify(reply.body)}${where}`);
+      throw new Failure(
+        `write ${JSON.stringify(wireWrite(w))} answered ${reply.status}: ${JSON.stringify(reply.body)}${where}`,
+      );
     stats.writesAcknowledged++;
     const ids = (key: string) => (reply.body[key] as number[] | undefined) ?? [];
     ops.push({
@@ -250,7 +296,8 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
       create_namespace: true,
       schema: { id: 'uint', v: 'int', g: 'int', p: 'int' },
     });
-    if (created?.status !== 200) throw new Failure(`creating the namespace answered ${created?.status}${where}`);
+    if (created?.status !== 200)
+      throw new Failure(`creating the namespace answered ${created?.status}${where}`);
 
     let next = 0;
     let completed = 0;
@@ -308,9 +355,11 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
     await read(current, options.clients, { consistency: 'eventual' }, 'final, settled');
     current.launched.proc.kill('SIGTERM');
     const exit = await current.launched.exited;
-    if (exit.code !== 0) throw new Failure(`SIGTERM: the emulator exited ${exit.code ?? exit.signal}${where}`);
+    if (exit.code !== 0)
+      throw new Failure(`SIGTERM: the emulator exited ${exit.code ?? exit.signal}${where}`);
   } finally {
-    for (const l of launched) if (l.proc.exitCode === null && l.proc.signalCode === null) l.proc.kill('SIGKILL');
+    for (const l of launched)
+      if (l.proc.exitCode === null && l.proc.signalCode === null) l.proc.kill('SIGKILL');
     await Promise.all(launched.map((l) => l.exited));
   }
   // The committed history: the log holds each request body exactly as sent, and every body is unique.
@@ -323,7 +372,8 @@ export async function runHistory(options: HistoryOptions): Promise<{ history: Hi
   for (const [k, body] of bodies.entries()) {
     const n = byBody.get(body);
     if (n !== undefined) logOrder.push(n);
-    else if (k > 0) throw new Failure(`log record ${k + 1} is no write of this history: ${body.slice(0, 200)}${where}`);
+    else if (k > 0)
+      throw new Failure(`log record ${k + 1} is no write of this history: ${body.slice(0, 200)}${where}`);
   }
   const logged = new Set(logOrder);
   for (const { op } of inDoubt) {

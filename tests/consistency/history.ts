@@ -126,10 +126,13 @@ function plan(rand: () => number, n: number): Planned {
   if (r < 0.26) return { write: { upserts: upserts(1, 4), conditional: true } };
   if (r < 0.34) return { write: { patches: distinctIds(rand, 1, 3).map((id) => ({ id, p: value })) } };
   if (r < 0.4) return { write: { deletes: distinctIds(rand, 1, 3) } };
-  if (r < 0.44) return { write: { deleteByFilter: { attr: 'g', op: 'Eq', value: Math.floor(rand() * GROUPS) } } };
+  if (r < 0.44)
+    return { write: { deleteByFilter: { attr: 'g', op: 'Eq', value: Math.floor(rand() * GROUPS) } } };
   if (r < 0.49)
     return {
-      write: { patchByFilter: { filter: { attr: 'g', op: 'Eq', value: Math.floor(rand() * GROUPS) }, p: value } },
+      write: {
+        patchByFilter: { filter: { attr: 'g', op: 'Eq', value: Math.floor(rand() * GROUPS) }, p: value },
+      },
     };
   if (r < 0.53) {
     // One request of each kind at once: applied in turbopuffer's order, atomically.
@@ -142,7 +145,8 @@ function plan(rand: () => number, n: number): Planned {
       },
     };
   }
-  if (r < 0.78) return { read: { consistency: 'strong', filter: rand() < 0.6 ? randomFilter(rand) : undefined } };
+  if (r < 0.78)
+    return { read: { consistency: 'strong', filter: rand() < 0.6 ? randomFilter(rand) : undefined } };
   return { read: { consistency: 'eventual', filter: rand() < 0.5 ? randomFilter(rand) : undefined } };
 }
 
