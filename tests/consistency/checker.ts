@@ -20,7 +20,10 @@ export function buildChecker(): string {
   if (existsSync(CHECKER) && statSync(CHECKER).mtimeMs >= newest) return CHECKER;
   mkdirSync(join(ROOT, '.cache', 'go-bin'), { recursive: true });
   try {
-    execFileSync('go', ['build', '-o', CHECKER, '.'], { cwd: SOURCE, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('go', ['build', '-buildvcs=false', '-o', CHECKER, '.'], {
+      cwd: SOURCE,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? '');
     throw new Error(

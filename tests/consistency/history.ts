@@ -81,10 +81,6 @@ export interface History {
 /** What a client sends: a write or a read, before it has times or an answer. */
 export type Planned = { write: Write } | { read: Read };
 
-function pick<T>(rand: () => number, items: readonly T[]): T {
-  return items[Math.floor(rand() * items.length)];
-}
-
 function distinctIds(rand: () => number, min: number, max: number): number[] {
   const n = min + Math.floor(rand() * (max - min + 1));
   const ids = new Set<number>();
