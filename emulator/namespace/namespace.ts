@@ -9,7 +9,7 @@
 //                              |  eventual scans up to the tail limit  |              committing
 
 import type { Consistency, DistanceMetric } from '../../lib/turbopuffer-wire';
-import { notFound } from '../api-error';
+import { notFound, serviceUnavailable } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { AttributeIndex } from '../index/attribute-index';
 import { QueryGate } from '../query/gate';
@@ -17,6 +17,7 @@ import { DocStore } from '../storage/doc-store';
 import { createSlot, type VectorSlot } from '../storage/vector-slot';
 import { orInPlace, resizedCopy } from '../vector/bitset';
 import type { RowBitset, VectorColumn } from '../vector/types';
+import { WalStorageError } from '../wal/file-wal';
 import type { WalRecord, WriteAheadLog } from '../wal/wal';
 import type { DocId } from '../wire/ids';
 import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from '../wire/vectors';
@@ -68,6 +69,26 @@ export interface ReadView {
   rows: number;
   indexedRows: number;
   dead: RowBitset;
+}
+
+/** How long a client is told to wait before retrying a write the data directory refused. */
+export const STORAGE_RETRY_MS = 1000;
+
+/** A write the data directory refused (full, read-only) is a 503 the SDKs retry; nothing of it was logged. */
+export function refusedByStorage(error: unknown): never {
+  if (error instanceof WalStorageError)
+    throw serviceUnavailable(
+      `write not accepted: ${error.message}; it was not applied and every acknowledged write is kept` +
+        // A frame written but not durable that the file system would not let us cut off: a crash before the
+        // next append cuts it could leave it in the log, so say so rather than promise it is gone.
+        (error.repairPending
+          ? ', but its record could not be removed from the log yet: if the emulator stops before the data ' +
+            'directory takes writes again, the write may be found in the log on restart'
+          : '') +
+        '. Retry once the data directory takes writes again (free space, or make it writable)',
+      STORAGE_RETRY_MS,
+    );
+  throw error;
 }
 
 export class Namespace {
@@ -164,7 +185,7 @@ export class Namespace {
       checkWriteBackpressure(req, this.backlog);
       const prepared = prepareWrite(req, this);
       const timeMs = Date.now();
-      const seq = await this.wal.append({ kind: 'write', timeMs, body });
+      const seq = await this.wal.append({ kind: 'write', timeMs, body }).catch(refusedByStorage);
       if (this.deleted) throw notFound(this.name);
       return { result: await this.apply(prepared, seq, timeMs), seq };
     });
