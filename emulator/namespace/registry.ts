@@ -190,7 +190,11 @@ export class NamespaceRegistry {
     } finally {
       ns.writesInFlight--;
       if (ns.writesInFlight === 0 && ns.wal.lastSeq === 0 && this.namespaces.get(name) === ns)
-        await this.drop(name, ns);
+        // Removing the empty log can fail where the write did (a read-only data directory): the write's own
+        // answer stands, and the empty directory left behind is a namespace that never existed on restart.
+        await this.drop(name, ns).catch((error) =>
+          this.log(`could not remove the empty log of namespace ${name}: ${(error as Error).message}`),
+        );
     }
   }
 

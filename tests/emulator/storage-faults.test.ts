@@ -65,14 +65,17 @@ describe('a full data directory (ENOSPC)', () => {
     let refused = inject('ENOSPC', ['write', 'cursor', 'mkdir']);
     for (const k of range(30, 35)) await expectRefused(emulator, k, 'ENOSPC');
     expect(refused.get('write')).toBe(5);
-    refused = inject('ENOSPC', ['sync', 'cursor', 'mkdir']);
+    // A new namespace cannot be created (its directory refused), and is not left half-made.
+    await expectRefusedNew(emulator);
+    refused = inject('ENOSPC', ['sync', 'cursor']);
     for (const k of range(35, 40)) await expectRefused(emulator, k, 'ENOSPC');
     expect(refused.get('sync')).toBe(5);
+    // Its directory made but its first write refused: dropped again.
+    await expectRefusedNew(emulator);
+    expect(refused.get('sync')).toBe(6);
     expect(await batches(emulator, 'strong')).toEqual(range(0, 30));
     expect(await batches(emulator, 'eventual')).toEqual(range(0, 30));
     expect((await emulator.get('/v1/namespaces/faults/metadata')).status).toBe(200);
-    // A new namespace cannot be created either, and is not left half-made.
-    await expectRefusedNew(emulator);
 
     walFaults.before = () => {};
     for (const k of range(40, 50)) expect((await emulator.post(NS, batch(k))).status).toBe(200);
@@ -84,6 +87,7 @@ describe('a full data directory (ENOSPC)', () => {
     // 40 acknowledged batches, all whole; the 10 refused ones absent; no torn tail or damage to report.
     expect(await batches(emulator, 'strong')).toEqual([...range(0, 30), ...range(40, 50)]);
     expect(emulator.logs.filter((line) => /torn|damage/.test(line))).toEqual([]);
+    expect((await emulator.get('/v1/namespaces/new-one/metadata')).status).toBe(404);
   });
 });
 
