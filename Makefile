@@ -5,7 +5,8 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner fuzz clean
+.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner fuzz clean \
+	consistency-checker consistency
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -58,8 +59,24 @@ chromium: $(CHROMIUM) ## install headless Chromium (Debian package) for the brow
 unused: $(STAMP) ## find unused files, exports and dependencies (knip)
 	npx knip
 
-test: typecheck lint layering unused $(VENV_STAMP) $(CHROMIUM) ## type-check, lint, layering, unused code and every test (what CI runs)
+# The consistency suite's checker (tests/consistency/checker/): a Go program using porcupine as a library, built
+# with this machine's Go (modules from its Go proxy) into .cache/go-bin/ whenever a source is newer.
+CHECKER := .cache/go-bin/consistency-checker
+CHECKER_SRC := $(wildcard tests/consistency/checker/*.go) tests/consistency/checker/go.mod tests/consistency/checker/go.sum
+
+$(CHECKER): $(CHECKER_SRC)
+	mkdir -p $(dir $(CHECKER))
+	cd tests/consistency/checker && go build -buildvcs=false -o $(CURDIR)/$(CHECKER) .
+
+consistency-checker: $(CHECKER) ## build the consistency suite's checker (Go, porcupine)
+
+test: typecheck lint layering unused $(VENV_STAMP) $(CHROMIUM) $(CHECKER) ## type-check, lint, layering, unused code and every test (what CI runs)
 	npx vitest run
+
+# HISTORIES=n (1,000 by default); CONSISTENCY_SEED, CONSISTENCY_OPS, CONSISTENCY_CLIENTS, CONSISTENCY_KILLS as in
+# tests/consistency/consistency.test.ts. Stops at the first history that fails and prints its seed.
+consistency: $(STAMP) $(CHECKER) ## the long consistency run: 1,000 histories of 8 clients with kill -9 (emulator/README.md)
+	CONSISTENCY_HISTORIES=$(or $(HISTORIES),1000) npx vitest run tests/consistency/consistency.test.ts
 
 # INSTANCES=N runs an experiment as N execution segments in N processes against the same target, with one merged
 # result (`bench run --instances N`, a bench extension: runner/README.md).

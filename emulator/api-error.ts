@@ -35,3 +35,11 @@ export function notFound(namespace: string): ApiError {
 export function tooManyRequests(message: string, retryAfterMs: number): ApiError {
   return new ApiError(429, message, { 'retry-after-ms': String(Math.max(1, Math.round(retryAfterMs))) });
 }
+
+/**
+ * 503 with a retry hint: the emulator cannot take the request now but nothing is wrong with it (the data directory
+ * full or read-only). The official SDKs retry every 5xx, honouring `retry-after-ms`.
+ */
+export function serviceUnavailable(message: string, retryAfterMs: number): ApiError {
+  return new ApiError(503, message, { 'retry-after-ms': String(Math.max(1, Math.round(retryAfterMs))) });
+}

@@ -15,6 +15,39 @@ describe('emulator flags', () => {
     });
   });
 
+  it('server limits: connections, requests in progress, queue delay and the node:http timeouts', () => {
+    expect(DEFAULT_CONFIG).toMatchObject({
+      maxConnections: 4096,
+      maxPendingRequests: 1024,
+      maxQueueDelayMs: 1000,
+      headersTimeoutMs: 60_000,
+      requestTimeoutMs: 300_000,
+      keepAliveTimeoutMs: 65_000,
+    });
+    expect(
+      parseFlags([
+        ...['--max-connections', '500', '--max-pending-requests', '64', '--max-queue-delay', '0'],
+        ...['--headers-timeout', '2s', '--request-timeout', '4s', '--keep-alive-timeout', '5s'],
+      ]),
+    ).toMatchObject({
+      maxConnections: 500,
+      maxPendingRequests: 64,
+      maxQueueDelayMs: 0,
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 5000,
+    });
+    expect(() => parseFlags(['--max-connections', '0'])).toThrow(
+      new ConfigError('--max-connections: expected a whole number from 1 to 1000000, got "0"'),
+    );
+    expect(() => parseFlags(['--request-timeout', '0s'])).toThrow(
+      new ConfigError('--request-timeout: must be above 0, got "0s"'),
+    );
+    expect(() => parseFlags(['--headers-timeout', '10s', '--request-timeout', '5s'])).toThrow(
+      new ConfigError('--headers-timeout: must not exceed --request-timeout (10000 ms > 5000 ms)'),
+    );
+  });
+
   it('parses every flag', () => {
     expect(
       parseFlags([

@@ -65,6 +65,31 @@ export interface EmulatorConfig {
   queryWaitMs: number;
   /** The service's latency structure; null = `--latency-model none` (answers as fast as the engine). */
   latency: LatencyModel | null;
+  /**
+   * Open connections, idle ones included; past it new connections are closed at once, so idle or slow clients
+   * cannot exhaust the process's sockets and memory. @default 4096
+   */
+  maxConnections: number;
+  /**
+   * Requests being handled at once, across connections; past it a request gets 429 with retry-after-ms at once,
+   * so overload is refused instead of queued without bound. @default 1024
+   */
+  maxPendingRequests: number;
+  /**
+   * A request read after the request thread has been busy this long without a break gets 429 at once (load
+   * shedding under a CPU-bound overload; emulator/http/overload.ts); 0 never sheds (to measure a saturated
+   * emulator's latency). @default 1 s
+   */
+  maxQueueDelayMs: number;
+  /** A request's headers must arrive within this (node:http headersTimeout); else 408 and the connection closes. @default 60 s */
+  headersTimeoutMs: number;
+  /**
+   * A whole request, body included, must arrive within this (node:http requestTimeout): long enough for a
+   * 512 MiB write at under 2 MB/s. @default 300 s
+   */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (node:http keepAliveTimeout). @default 65 s */
+  keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
@@ -83,6 +108,14 @@ export const DEFAULT_CONFIG: Readonly<EmulatorConfig> = {
   querySlots: 16,
   queryWaitMs: 800, // ms
   latency: SERVICE_LATENCY,
+  maxConnections: 4096,
+  maxPendingRequests: 1024,
+  // 20x the longest the emulator's own work holds the thread (write turns: 25-50 ms), and above the stalls a loaded
+  // 2-core machine adds to a busy but not overloaded emulator.
+  maxQueueDelayMs: 1000,
+  headersTimeoutMs: 60_000, // node:http's default
+  requestTimeoutMs: 300_000, // node:http's default
+  keepAliveTimeoutMs: 65_000, // above the 60 s idle timeout common in load balancers and clients
 };
 
 export const USAGE = `Usage: bench emulator [flags]
@@ -110,6 +143,13 @@ Flags:
                                  (default 100ms)
   --object-get-latency DURATION  one object-storage GET (default 63ms)
   --cold-round-trips N           GETs in sequence that load a cold namespace into the cache (default 4)
+  --max-connections N            open connections at most, idle ones included; more are closed at once (default 4096)
+  --max-pending-requests N       requests handled at once; more get 429 with retry-after-ms at once (default 1024)
+  --max-queue-delay DURATION     a request read after the request thread was busy this long without a break gets
+                                 429 at once: load shedding (default 1s; 0 never sheds)
+  --headers-timeout DURATION     a request's headers must arrive within this, else 408 (default 60s)
+  --request-timeout DURATION     a whole request, body included, must arrive within this, else 408 (default 300s)
+  --keep-alive-timeout DURATION  an idle keep-alive connection is closed after this (default 65s)
   --api-key KEY                  require "Authorization: Bearer KEY" (default: any token is accepted)
   --allow-remote                 allow a non-loopback --host (everyone who can reach it can write)
   -h, --help                     show this help
@@ -160,6 +200,18 @@ function durationFlag(flag: string, value: string): number {
     );
   return ms;
 }
+
+const COUNT_FLAGS = {
+  'max-connections': 'maxConnections',
+  'max-pending-requests': 'maxPendingRequests',
+} as const satisfies Record<string, keyof EmulatorConfig>;
+
+const TIMEOUT_FLAGS = {
+  'max-queue-delay': 'maxQueueDelayMs',
+  'headers-timeout': 'headersTimeoutMs',
+  'request-timeout': 'requestTimeoutMs',
+  'keep-alive-timeout': 'keepAliveTimeoutMs',
+} as const satisfies Record<string, keyof EmulatorConfig>;
 
 const LATENCY_FLAGS = {
   'strong-read-latency': 'strongReadMs',
@@ -232,6 +284,25 @@ export function parseFlags(argv: string[]): EmulatorConfig | 'help' {
         '--index-burst: only applies with a paced --index-throughput (indexing is unlimited)',
       );
   }
+  const given = v as Record<string, string | boolean | undefined>;
+  for (const [flag, key] of Object.entries(COUNT_FLAGS)) {
+    const value = given[flag];
+    if (typeof value !== 'string') continue;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000)
+      throw new ConfigError(`--${flag}: expected a whole number from 1 to 1000000, got "${value}"`);
+    config[key] = Number(value);
+  }
+  for (const [flag, key] of Object.entries(TIMEOUT_FLAGS)) {
+    const value = given[flag];
+    if (typeof value !== 'string') continue;
+    config[key] = durationFlag(flag, value);
+    if (config[key] <= 0 && key !== 'maxQueueDelayMs')
+      throw new ConfigError(`--${flag}: must be above 0, got "${value}"`);
+  }
+  if (config.headersTimeoutMs > config.requestTimeoutMs)
+    throw new ConfigError(
+      `--headers-timeout: must not exceed --request-timeout (${config.headersTimeoutMs} ms > ${config.requestTimeoutMs} ms)`,
+    );
   if (v['api-key'] !== undefined) {
     if (v['api-key'] === '') throw new ConfigError('--api-key: expected a non-empty key');
     config.apiKey = v['api-key'];
@@ -262,6 +333,12 @@ const OPTIONS = {
   'object-put-latency': { type: 'string' },
   'object-get-latency': { type: 'string' },
   'cold-round-trips': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'max-pending-requests': { type: 'string' },
+  'max-queue-delay': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'keep-alive-timeout': { type: 'string' },
   'api-key': { type: 'string' },
   'allow-remote': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

@@ -12,11 +12,12 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, envelope } from './api-error';
+import { ApiError, envelope, tooManyRequests } from './api-error';
 import type { EmulatorConfig } from './config';
 import { ClientAbortError, readBody } from './http/body';
 import { BufferPool } from './http/buffer-pool';
 import { InflightBudget } from './http/inflight';
+import { QueueDelay } from './http/overload';
 import type { VectorColumnFactory } from './namespace/namespace';
 import { type Log, NamespaceRegistry } from './namespace/registry';
 import { startLoopMonitor, stopLoopMonitor } from './process/stats';
@@ -189,6 +190,21 @@ async function handle(req: IncomingMessage, res: ServerResponse, { registry, poo
   }
 }
 
+/** How soon a client refused for overload is told to retry. */
+const OVERLOAD_RETRY_MS = 100;
+/** A refused request's body up to this is read and dropped (the connection stays usable); a longer one closes it. */
+const DRAIN_BYTES = 64 * 1024;
+
+/** 429 for a request the emulator has no room for now: answered without reading or keeping its body. */
+function refuseOverload(req: IncomingMessage, res: ServerResponse, why: string): void {
+  const error = tooManyRequests(`${why}; retry shortly`, OVERLOAD_RETRY_MS);
+  const length = Number(req.headers['content-length'] ?? 0);
+  const drain =
+    req.complete || (Number.isFinite(length) && length <= DRAIN_BYTES && !req.headers['transfer-encoding']);
+  send(res, 429, envelope(error.message), drain ? error.headers : { ...error.headers, connection: 'close' });
+  if (drain) req.resume();
+}
+
 /** Starts the emulator; resolves once it listens. */
 export async function startEmulator(
   config: EmulatorConfig,
@@ -204,12 +220,54 @@ export async function startEmulator(
     budget: new InflightBudget(config.maxInflightBytes),
     log,
   };
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    void handle(req, res, shared);
-  });
+  let pending = 0;
+  const queueDelay = new QueueDelay();
+  const server = createServer(
+    {
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // A connection that never sends its headers, or sends them a byte at a time, holds a socket and a parser
+      // until this; so does a body that trickles in, until requestTimeout (node:http answers 408 through
+      // clientError). Checked every second so that the timeouts hold to within a second.
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    (req, res) => {
+      // Beyond the cap a request is refused at once rather than queued: an overload is then a stream of cheap
+      // 429s the SDKs back off from, never a backlog of requests and their bodies growing in memory.
+      if (pending >= config.maxPendingRequests) {
+        refuseOverload(
+          req,
+          res,
+          `too many requests in progress (the emulator handles ${config.maxPendingRequests} at once, --max-pending-requests)`,
+        );
+        return;
+      }
+      // The emulator's own endpoints (settings, stats) are cheap and what a run watches an overload through.
+      const delay = queueDelay.ms;
+      if (
+        config.maxQueueDelayMs > 0 &&
+        delay > config.maxQueueDelayMs &&
+        !req.url?.startsWith('/_emulator/')
+      ) {
+        refuseOverload(
+          req,
+          res,
+          `the emulator is saturated: its request thread has been busy for ${Math.round(delay)} ms without a ` +
+            `break (over --max-queue-delay ${config.maxQueueDelayMs} ms)`,
+        );
+        return;
+      }
+      pending++;
+      void handle(req, res, shared).finally(() => {
+        pending--;
+      });
+    },
+  );
+  // Past the cap node:http closes new connections at once: idle and slow clients cannot take every socket and the
+  // memory behind them (each connection's parser and buffers).
+  server.maxConnections = config.maxConnections;
   server.on('clientError', answerMalformed);
-  // Large writes take a while to arrive on a loaded machine; do not cut them off.
-  server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -229,6 +287,7 @@ export async function startEmulator(
         server.closeAllConnections();
       });
       await registry.close();
+      queueDelay.stop();
       stopLoopMonitor();
     },
   };

@@ -9,7 +9,7 @@
 //                              |  eventual scans up to the tail limit  |              committing
 
 import type { Consistency, DistanceMetric } from '../../lib/turbopuffer-wire';
-import { ApiError, notFound } from '../api-error';
+import { ApiError, notFound, serviceUnavailable } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { AttributeIndex } from '../index/attribute-index';
 import { FtsIndex } from '../index/fts-index';
@@ -18,6 +18,7 @@ import { DocStore } from '../storage/doc-store';
 import { createSlot, type VectorSlot } from '../storage/vector-slot';
 import { orInPlace, resizedCopy } from '../vector/bitset';
 import type { RowBitset, VectorColumn } from '../vector/types';
+import { WalStorageError } from '../wal/file-wal';
 import type { WalRecord, WriteAheadLog } from '../wal/wal';
 import type { DocId } from '../wire/ids';
 import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from '../wire/vectors';
@@ -79,6 +80,26 @@ function readOnlyError(name: string): ApiError {
   );
 }
 
+/** How long a client is told to wait before retrying a write the data directory refused. */
+const STORAGE_RETRY_MS = 1000;
+
+/** A write the data directory refused (full, read-only) is a 503 the SDKs retry; nothing of it was logged. */
+export function refusedByStorage(error: unknown): never {
+  if (error instanceof WalStorageError)
+    throw serviceUnavailable(
+      `write not accepted: ${error.message}; it was not applied and every acknowledged write is kept` +
+        // A frame written but not durable that the file system would not let us cut off: a crash before the
+        // next append cuts it could leave it in the log, so say so rather than promise it is gone.
+        (error.repairPending
+          ? ', but its record could not be removed from the log yet: if the emulator stops before the data ' +
+            'directory takes writes again, the write may be found in the log on restart'
+          : '') +
+        '. Retry once the data directory takes writes again (free space, or make it writable)',
+      STORAGE_RETRY_MS,
+    );
+  throw error;
+}
+
 export class Namespace {
   readonly schema = new NamespaceSchema();
   readonly store = new DocStore();
@@ -115,6 +136,8 @@ export class Namespace {
   private writesApplied = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
+  /** Where the last write the index cursor passed whole ends: the cursor is inside a write when beyond it. */
+  private passedEnd = 0;
   private lock: Promise<unknown> = Promise.resolve();
   /** Null without a latency model: a write is visible as soon as it is applied. */
   private readonly commits: GroupCommit | null;
@@ -183,7 +206,7 @@ export class Namespace {
       checkWriteBackpressure(req, this.backlog);
       const prepared = prepareWrite(req, this);
       const timeMs = Date.now();
-      const seq = await this.wal.append({ kind: 'write', timeMs, body });
+      const seq = await this.wal.append({ kind: 'write', timeMs, body }).catch(refusedByStorage);
       if (this.deleted) throw notFound(this.name);
       return { result: await this.apply(prepared, seq, timeMs), seq };
     });
@@ -309,9 +332,12 @@ export class Namespace {
   private eventualHorizon(): number {
     const limit = this.cursorPos + this.config.eventualTailLimitBytes;
     if (limit >= this.committedPos) return this.committedPos;
-    // The last whole write within the limit (writes are atomic).
+    // Writes are atomic: the view ends where one does. Indexing may stop inside a write, and the view then takes
+    // that write whole even past the limit (cutting at the cursor showed part of it: the consistency suite's
+    // regressions/eventual-read-inside-a-write.json).
+    const inside = this.cursorPos > this.passedEnd ? this.entries[this.entryHead] : undefined;
     const last = this.lastPendingEntryBy(limit);
-    return last ? Math.max(this.cursorPos, last.endPos) : this.cursorPos;
+    return Math.max(this.cursorPos, inside?.endPos ?? 0, last?.endPos ?? 0);
   }
 
   /** The last not-yet-indexed write that ends at or before `pos` (binary search over pending entries). */
@@ -361,6 +387,7 @@ export class Namespace {
     let seq = 0;
     while (this.entryHead < this.entries.length && this.entries[this.entryHead].endPos <= target) {
       const entry = this.entries[this.entryHead++];
+      this.passedEnd = entry.endPos;
       this.approxRowCount += entry.rowCountDelta;
       this.approxLogicalBytes += entry.logicalBytesDelta;
       seq = entry.seq;

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { notFound } from '../api-error';
 import type { EmulatorConfig } from '../config';
 import { Indexer } from '../index/indexer';
-import { DELETED_PREFIX, FileWal, WalCorruptError } from '../wal/file-wal';
+import { DELETED_PREFIX, FileWal, WalCorruptError, WalStorageError } from '../wal/file-wal';
 import { MemoryWal } from '../wal/memory-wal';
 import type { WriteAheadLog } from '../wal/wal';
 import { checkNamespaceName, isNamespaceName } from './name';
-import { Namespace, type VectorColumnFactory } from './namespace';
+import { Namespace, refusedByStorage, type VectorColumnFactory } from './namespace';
 
 const NS_PREFIX = 'ns-';
 
@@ -190,7 +190,11 @@ export class NamespaceRegistry {
     } finally {
       ns.writesInFlight--;
       if (ns.writesInFlight === 0 && ns.wal.lastSeq === 0 && this.namespaces.get(name) === ns)
-        await this.drop(name, ns);
+        // Removing the empty log can fail where the write did (a read-only data directory): the write's own
+        // answer stands, and the empty directory left behind is a namespace that never existed on restart.
+        await this.drop(name, ns).catch((error) =>
+          this.log(`could not remove the empty log of namespace ${name}: ${(error as Error).message}`),
+        );
     }
   }
 
@@ -201,7 +205,11 @@ export class NamespaceRegistry {
     if (existing && !existing.deleted) return existing;
     const pending = (async () => {
       await this.deleting.get(name);
-      const wal = this.root ? await FileWal.open(join(this.root, `${NS_PREFIX}${name}`)) : new MemoryWal();
+      const wal = this.root
+        ? await FileWal.open(join(this.root, `${NS_PREFIX}${name}`)).catch((error) =>
+            refusedByStorage(asStorageError(this.root as string, error)),
+          )
+        : new MemoryWal();
       return this.adopt(name, wal);
     })();
     this.creating.set(name, pending);
@@ -256,6 +264,14 @@ export class NamespaceRegistry {
     this.namespaces.clear();
     this.indexers.clear();
   }
+}
+
+/** A file-system error (errno code) opening a new namespace's log: the data directory refused it. */
+function asStorageError(dir: string, error: unknown): unknown {
+  const e = error as NodeJS.ErrnoException;
+  return typeof e?.code === 'string' && !(error instanceof WalCorruptError)
+    ? new WalStorageError(dir, e, false)
+    : error;
 }
 
 function refusal(problems: { text: string; salvageable: boolean }[], dataDir: string): string {

@@ -22,6 +22,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { walFaults } from './faults';
 import { encodeHeader } from './record';
 import { scanSegment } from './scan';
 import type { ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
@@ -75,6 +76,22 @@ export interface WalRecovery {
   salvaged: { damage: WalDamage; cutBytes: number; intactRecordsCut: number; copiedTo: string } | null;
   /** Other things worth a line (an unreadable index cursor, a cursor clamped by salvage). */
   notes: string[];
+}
+
+/**
+ * An append the file system refused (disk full, read-only, I/O error): nothing of it is in the log, so the write was
+ * not accepted and may be sent again; the log takes appends again once the file system does.
+ */
+export class WalStorageError extends Error {
+  override name = 'WalStorageError';
+  constructor(
+    readonly dir: string,
+    override readonly cause: NodeJS.ErrnoException,
+    /** The partial frame could not be cut off yet: the next append tries again first. */
+    readonly repairPending: boolean,
+  ) {
+    super(`the data directory refused the write (${cause.code ?? 'error'}: ${cause.message})`);
+  }
 }
 
 export interface OpenOptions {
@@ -132,8 +149,11 @@ export class FileWal implements WriteAheadLog {
   private seq = 0;
   private indexed = 0;
   private closed = false;
-  /** Set when a failed append could not be undone: later appends would land behind a partial frame. */
-  private broken: string | null = null;
+  /**
+   * Set when a failed append could not be cut back off (the file system refused that too): later appends would land
+   * behind a partial frame, so each first tries the cut again, and the log takes appends once it succeeds.
+   */
+  private partial: { segment: Segment; error: NodeJS.ErrnoException } | null = null;
 
   private constructor(
     readonly dir: string,
@@ -148,6 +168,7 @@ export class FileWal implements WriteAheadLog {
    * on any other damage (or, with `salvageTo`, cuts the log there after copying the files it changes).
    */
   static async open(dir: string, options: OpenOptions = {}): Promise<FileWal> {
+    walFaults.before('mkdir', dir);
     await mkdir(dir, { recursive: true });
     const segments = await listSegments(dir);
     const wal = new FileWal(dir, segments);
@@ -219,6 +240,7 @@ export class FileWal implements WriteAheadLog {
 
   private async writeCursor(seq: number): Promise<void> {
     const tmp = join(this.dir, CURSOR_TMP);
+    walFaults.before('cursor', tmp);
     await writeFile(tmp, JSON.stringify({ seq }));
     await rename(tmp, join(this.dir, CURSOR));
   }
@@ -232,10 +254,7 @@ export class FileWal implements WriteAheadLog {
   append(record: WalRecord): Promise<number> {
     return this.serial(async () => {
       if (this.closed) throw new Error('write-ahead log is closed');
-      if (this.broken)
-        throw new Error(
-          `write-ahead log ${this.dir} takes no more writes: ${this.broken}; restart the emulator`,
-        );
+      if (this.partial) await this.cutPartial();
       let segment = this.segments[this.segments.length - 1];
       if (!segment || !this.handle || segment.bytes >= SEGMENT_BYTES) {
         if (!segment || segment.bytes >= SEGMENT_BYTES) {
@@ -247,29 +266,54 @@ export class FileWal implements WriteAheadLog {
           };
           this.segments.push(segment);
         }
-        await this.handle?.close();
-        this.handle = await open(segment.path, 'a');
-        await syncDir(this.dir);
+        const previous = this.handle;
+        // Null first: if the open below fails, the next append opens again instead of writing to a closed handle.
+        this.handle = null;
+        await previous?.close();
+        try {
+          walFaults.before('open', segment.path);
+          this.handle = await open(segment.path, 'a');
+          await syncDir(this.dir);
+        } catch (error) {
+          throw storageError(this.dir, error, false);
+        }
       }
+      const handle = this.handle as FileHandle;
       const header = encodeHeader(record.kind, record.timeMs, record.body);
       try {
-        await writeAll(this.handle, header, record.body);
+        walFaults.before('write', segment.path);
+        await writeAll(handle, header, record.body);
         // The acknowledgement promises durability: data and length reach the disk before we resolve.
-        await this.handle.datasync();
+        walFaults.before('sync', segment.path);
+        await handle.datasync();
       } catch (error) {
         // A failed append (disk full, I/O error) must not leave a partial frame for later records to land behind:
         // that would read as damage in the middle of the log on the next start.
-        try {
-          await this.handle.truncate(segment.bytes);
-        } catch {
-          this.broken = `an append failed (${(error as Error).message}) and the partial record could not be removed`;
-        }
-        throw error;
+        this.partial = { segment, error: error as NodeJS.ErrnoException };
+        await this.cutPartial().catch(() => undefined);
+        throw storageError(this.dir, error, this.partial !== null);
       }
       segment.bytes += header.length + record.body.length;
       segment.records++;
       return ++this.seq;
     });
+  }
+
+  /** Cuts what a failed append left after the last durable record; throws while the file system refuses it. */
+  private async cutPartial(): Promise<void> {
+    const partial = this.partial;
+    if (!partial) return;
+    try {
+      walFaults.before('truncate', partial.segment.path);
+      if (this.handle) {
+        await this.handle.truncate(partial.segment.bytes);
+        await this.handle.datasync();
+      } else await truncate(partial.segment.path, partial.segment.bytes);
+    } catch (error) {
+      // A segment whose open failed does not exist: there is nothing to cut.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw storageError(this.dir, error, true);
+    }
+    this.partial = null;
   }
 
   async *replay(): AsyncIterable<ReplayedRecord> {
@@ -303,8 +347,13 @@ export class FileWal implements WriteAheadLog {
     return this.serial(async () => {
       const next = Math.min(seq, this.seq);
       if (next <= this.indexed || this.closed) return;
-      this.indexed = next;
-      await this.writeCursor(next);
+      try {
+        await this.writeCursor(next);
+        this.indexed = next;
+      } catch {
+        // The cursor is advisory (a stale one only means indexing again after a restart), and a full or read-only
+        // disk must not stop indexing: the next batch writes it again.
+      }
     });
   }
 
@@ -331,6 +380,12 @@ export class FileWal implements WriteAheadLog {
     await rename(this.dir, doomed);
     await rm(doomed, { recursive: true, force: true });
   }
+}
+
+/** A file-system error as a WalStorageError (a programming error, without an errno code, passes through). */
+function storageError(dir: string, error: unknown, repairPending: boolean): Error {
+  const e = error as NodeJS.ErrnoException;
+  return typeof e?.code === 'string' ? new WalStorageError(dir, e, repairPending) : (error as Error);
 }
 
 type SegmentVerdict =
