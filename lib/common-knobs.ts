@@ -247,6 +247,16 @@ export const RUN_KNOBS = {
   ),
 };
 
+/** How setup() seeds a fresh namespace: the same in every experiment that seeds one (lib/seeding.ts). */
+export const SEEDING_KNOBS = {
+  SEED_BATCH_ROWS: knob('1000', 'rows per write request while seeding', (e, n) =>
+    e.int(n, 1000, { min: 1, max: 100_000 }),
+  ),
+  SETUP_TIMEOUT_S: knob('1800', 'seeding plus indexing may take this long', (e, n) =>
+    e.int(n, 1800, { min: 10 }),
+  ),
+};
+
 /** Set by the make targets (cli/experiments/with-emulator.ts) so the result records them; a k6 script cannot ask. */
 export const LAUNCHER_KNOBS = {
   BENCH_RUNNER_VERSION: knob(

@@ -5,21 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../core/chromium';
 import { BenchError } from '../core/errors';
 import { EXIT_GENERIC_ERROR } from '../core/exit-codes';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Runs `fn` with a fresh browser profile, closed and removed afterwards. */
 export async function withChromium<T>(fn: (browser: BrowserContext) => Promise<T>): Promise<T> {
@@ -34,7 +22,7 @@ export async function withChromium<T>(fn: (browser: BrowserContext) => Promise<T
   const browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: [...CHROMIUM_FLAGS],
     viewport: { width: 1100, height: 900 },
   });
   try {

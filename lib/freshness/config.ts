@@ -7,6 +7,7 @@ import {
   type QueryLoad,
   queryLoadKnobs,
   RUN_KNOBS,
+  SEEDING_KNOBS,
   readNamespace,
   readTarget,
   resolveQueryLoad,
@@ -108,12 +109,7 @@ export const FRESHNESS_KNOBS = {
   WRITE_BATCH_ROWS: knob('2000', 'rows per bulk write at most (a quarter of a band window at most)', (e, n) =>
     e.int(n, 2000, { min: 1, max: 100_000 }),
   ),
-  SEED_BATCH_ROWS: knob('1000', 'rows per write request while seeding', (e, n) =>
-    e.int(n, 1000, { min: 1, max: 100_000 }),
-  ),
-  SETUP_TIMEOUT_S: knob('1800', 'seeding plus indexing may take this long', (e, n) =>
-    e.int(n, 1800, { min: 10 }),
-  ),
+  ...SEEDING_KNOBS,
   ...RUN_KNOBS,
   ...LAUNCHER_KNOBS,
   ...META_KNOBS,

@@ -5,6 +5,7 @@ import {
   type QueryLoad,
   queryLoadKnobs,
   RUN_KNOBS,
+  SEEDING_KNOBS,
   readNamespace,
   readTarget,
   resolveQueryLoad,
@@ -73,12 +74,7 @@ export const TOP_K_KNOBS = {
     e.int(n, 5, { min: 0, max: 600 }),
   ),
   ...queryLoadKnobs(LOAD_DEFAULTS),
-  SEED_BATCH_ROWS: knob('1000', 'rows per write request while seeding', (e, n) =>
-    e.int(n, 1000, { min: 1, max: 10_000 }),
-  ),
-  SETUP_TIMEOUT_S: knob('1800', 'seeding plus indexing may take this long', (e, n) =>
-    e.int(n, 1800, { min: 10 }),
-  ),
+  ...SEEDING_KNOBS,
   ...runKnobs,
   ...LAUNCHER_KNOBS,
   ...META_KNOBS,

@@ -6,22 +6,9 @@
 // _ttfb, measured in the page by PerformanceObserver.
 import { existsSync } from 'node:fs';
 import type * as Playwright from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../core/chromium';
 import { requireCjs } from '../require-cjs';
 import type { VuRuntime } from '../vu/runtime';
-
-const CHROMIUM = '/usr/bin/chromium';
-
-/** The launch flags of report/browser.ts: headless, no sandbox (root in containers), nothing that calls home. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Reports the page's web vitals to the binding the context exposes. */
 const VITALS_SCRIPT = `(() => {
@@ -87,7 +74,7 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
       );
     launched ??= (async () => {
       const { chromium } = requireCjs('playwright-core') as typeof Playwright;
-      return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+      return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS] });
     })();
     return launched;
   };
