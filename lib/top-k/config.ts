@@ -5,10 +5,10 @@ import {
   type QueryLoad,
   queryLoadKnobs,
   RUN_KNOBS,
-  SEEDING_KNOBS,
   readNamespace,
   readTarget,
   resolveQueryLoad,
+  SEEDING_KNOBS,
   TARGET_KNOBS,
   type Target,
 } from '../common-knobs';
