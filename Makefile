@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner fuzz clean \
+.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner try-k6-scripts fuzz clean \
 	consistency-checker consistency
 
 help: ## list the targets
@@ -119,6 +119,11 @@ bench-emulator: build ## emulator figures: ingest, indexing, eventual/strong ANN
 
 bench-runner: build ## runner vs vegeta (Go, installed by the script) on one loopback Go endpoint: CPU per request, drops, p99, VU start-up
 	npx tsx benchmarks/bench-runner.ts
+
+# k6 scripts written by others through `bench run`, each in a loopback-only network namespace (unshare -n), one VU
+# and one iteration, killed at TRY_TIMEOUT seconds: the runner README's figures on k6's own examples/ folder.
+try-k6-scripts: build $(CHROMIUM) ## run a folder of k6 scripts (K6_SCRIPTS=<dir>, e.g. grafana/k6's examples/) and print each exit code
+	@npx tsx benchmarks/try-k6-scripts.ts
 
 # Issue 14's fuzz suite at length: hostile write/query/schema/metadata bodies against a real emulator process. make test
 # runs the same suite with 2,000 cases and a fixed seed; a failure prints its seed and case to rerun with FUZZ_SEED=.
