@@ -19,7 +19,7 @@ import { createSlot, type VectorSlot } from '../storage/vector-slot';
 import { orInPlace, resizedCopy } from '../vector/bitset';
 import type { RowBitset, VectorColumn } from '../vector/types';
 import { WalStorageError } from '../wal/file-wal';
-import type { WalRecord, WriteAheadLog } from '../wal/wal';
+import type { NamespaceSettings, WalRecord, WriteAheadLog } from '../wal/wal';
 import type { DocId } from '../wire/ids';
 import { DECODE_SLICE_ROWS, decodeVectors, plainAllocator } from '../wire/vectors';
 import { readWriteBody, type WriteRequest, writeVectorBatches } from '../wire/write-request';
@@ -127,12 +127,6 @@ export class Namespace {
   liveBytes = 0;
   /** `sharding.num_shards` from the first write; null when it gave none. */
   numShards: number | null = null;
-  /**
-   * Set by PATCH .../metadata. Kept in memory only: metadata updates are not logged, so a restart with --data-dir
-   * forgets them.
-   */
-  readOnly = false;
-  pinning: { replicas: number; since: number } | null = null;
   private writesApplied = 0;
   private readonly entries: LogEntry[] = [];
   private entryHead = 0;
@@ -194,6 +188,33 @@ export class Namespace {
     const run = this.lock.then(work, work);
     this.lock = run.catch(() => undefined);
     return run;
+  }
+
+  /** Set by PATCH .../metadata: document and schema writes get 403 (kept by the log, so a restart keeps it). */
+  get readOnly(): boolean {
+    return this.wal.settings?.readOnly ?? false;
+  }
+
+  /** Set by PATCH .../metadata: the replicas asked for and since when (kept by the log). */
+  get pinning(): NamespaceSettings['pinning'] {
+    return this.wal.settings?.pinning ?? null;
+  }
+
+  /**
+   * Applies a PATCH .../metadata once the log has kept it: `replicas` 0 unpins, a new count restarts the status
+   * clock, the same count leaves it; a data directory that refuses the change leaves everything as it was (503).
+   */
+  updateSettings(change: { replicas?: number; readOnly?: boolean }): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.deleted) throw notFound(this.name);
+      let pinning = this.pinning;
+      if (change.replicas === 0) pinning = null;
+      else if (change.replicas !== undefined && pinning?.replicas !== change.replicas)
+        pinning = { replicas: change.replicas, since: Date.now() };
+      const readOnly = change.readOnly ?? this.readOnly;
+      if (readOnly === this.readOnly && pinning === this.pinning) return;
+      await this.wal.saveSettings({ readOnly, pinning }).catch(refusedByStorage);
+    });
   }
 
   /** Validates, logs and applies one write; resolves once it is durable (committed) and visible. */

@@ -1,7 +1,7 @@
 // GET /v1|v2/namespaces/:ns/metadata, and PATCH /v1/namespaces/:ns/metadata (the SDKs' update_metadata): `pinning`
 // (true, {"replicas": n}; null or false unpins) is reported back in metadata, with every replica ready at once (the
 // emulator has no replicas to warm); `read_only: true` makes document and schema writes fail with 403 until it is
-// set false. Neither is logged: a restart with --data-dir forgets them.
+// set false. Both are kept beside the namespace's log before the answer (a restart with --data-dir keeps them).
 import type { MetadataUpdate } from '../../lib/turbopuffer-wire';
 import { badRequest } from '../api-error';
 import { parseJsonBody, type Unchecked } from '../wire/json-body';
@@ -46,11 +46,9 @@ export async function patchMetadataRoute(ctx: RouteContext): Promise<Reply> {
   const replicas = parsePinning(body.pinning);
   if (body.read_only !== undefined && body.read_only !== null && typeof body.read_only !== 'boolean')
     throw badRequest('read_only: expected true or false');
-  if (replicas !== undefined) {
-    // A change of the replica count restarts the status clock; the same pinning again leaves it.
-    if (replicas === 0) ns.pinning = null;
-    else if (ns.pinning?.replicas !== replicas) ns.pinning = { replicas, since: Date.now() };
-  }
-  if (typeof body.read_only === 'boolean') ns.readOnly = body.read_only;
+  await ns.updateSettings({
+    replicas,
+    readOnly: typeof body.read_only === 'boolean' ? body.read_only : undefined,
+  });
   return { body: ns.metadata() };
 }

@@ -16,7 +16,9 @@ export type WalFileOp =
   /** Creating a namespace's log directory. */
   | 'mkdir'
   /** Saving the index cursor (indexed.json). */
-  | 'cursor';
+  | 'cursor'
+  /** Saving the namespace's settings (settings.json). */
+  | 'settings';
 
 export const walFaults: { before: (op: WalFileOp, path: string) => void } = { before: () => {} };
 

@@ -7,6 +7,7 @@
 //   <dir>/wal-000000000001.log   records 1..k      segments roll at SEGMENT_BYTES
 //   <dir>/wal-00000000000k+1.log records k+1..    (the name is the first seq in it)
 //   <dir>/indexed.json           {"seq": n}        how far indexing had got (advisory: losing it only re-indexes)
+//   <dir>/settings.json          read_only, pinning (acknowledged like a write: unreadable refuses to open)
 import { constants } from 'node:fs';
 import {
   copyFile,
@@ -25,7 +26,7 @@ import { basename, dirname, join } from 'node:path';
 import { walFaults } from './faults';
 import { encodeHeader } from './record';
 import { scanSegment } from './scan';
-import type { ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
+import type { NamespaceSettings, ReplayedRecord, WalRecord, WriteAheadLog } from './wal';
 
 /** A new segment starts once the current one is this big. */
 const SEGMENT_BYTES = 256 * 2 ** 20;
@@ -34,6 +35,8 @@ const SEGMENT = /^wal-(\d{12})\.log$/;
 const segmentName = (firstSeq: number) => `wal-${String(firstSeq).padStart(12, '0')}.log`;
 const CURSOR = 'indexed.json';
 const CURSOR_TMP = 'indexed.json.tmp';
+const SETTINGS = 'settings.json';
+const SETTINGS_TMP = 'settings.json.tmp';
 
 /** destroy() renames the log directory to this prefix first; a name that starts with it is a deletion to finish. */
 export const DELETED_PREFIX = '.deleted-';
@@ -125,9 +128,9 @@ async function listSegments(dir: string): Promise<Segment[]> {
     const match = SEGMENT.exec(entry.name);
     if (match && entry.isFile())
       segments.push({ firstSeq: Number(match[1]), path: join(dir, entry.name), records: 0, bytes: 0 });
-    else if (entry.name === CURSOR_TMP)
-      await rm(join(dir, entry.name), { force: true }); // an interrupted cursor update
-    else if (entry.name !== CURSOR) strays.push(entry.name);
+    else if (entry.name === CURSOR_TMP || entry.name === SETTINGS_TMP)
+      await rm(join(dir, entry.name), { force: true }); // an interrupted update, never acknowledged
+    else if (entry.name !== CURSOR && entry.name !== SETTINGS) strays.push(entry.name);
   }
   if (strays.length > 0)
     throw new WalCorruptError({
@@ -136,7 +139,7 @@ async function listSegments(dir: string): Promise<Segment[]> {
       seq: null,
       reason:
         `${strays.length === 1 ? 'this file is' : `${strays.map((s) => JSON.stringify(s)).join(', ')} are`} not part ` +
-        'of the log (only wal-<12 digits>.log and indexed.json belong here); move it out of the data directory, ' +
+        'of the log (only wal-<12 digits>.log, indexed.json and settings.json belong here); move it out of the data directory, ' +
         'or rename it back if it is a segment',
       salvageable: false,
     });
@@ -149,6 +152,7 @@ export class FileWal implements WriteAheadLog {
   private seq = 0;
   private indexed = 0;
   private closed = false;
+  settings: NamespaceSettings | null = null;
   /**
    * Set when a failed append could not be cut back off (the file system refused that too): later appends would land
    * behind a partial frame, so each first tries the cut again, and the log takes appends once it succeeds.
@@ -199,6 +203,7 @@ export class FileWal implements WriteAheadLog {
     const last = segments[segments.length - 1];
     wal.seq = last ? last.firstSeq + last.records - 1 : 0;
     await wal.readCursor(options.salvageTo !== undefined);
+    wal.settings = await readSettings(join(dir, SETTINGS));
     return wal;
   }
 
@@ -365,6 +370,24 @@ export class FileWal implements WriteAheadLog {
     return this.seq;
   }
 
+  saveSettings(settings: NamespaceSettings): Promise<void> {
+    return this.serial(async () => {
+      if (this.closed) throw new Error('write-ahead log is closed');
+      const tmp = join(this.dir, SETTINGS_TMP);
+      try {
+        walFaults.before('settings', tmp);
+        await writeFile(tmp, `${JSON.stringify(settings)}\n`);
+        await syncFile(tmp);
+        await rename(tmp, join(this.dir, SETTINGS));
+        await syncDir(this.dir);
+      } catch (error) {
+        await rm(tmp, { force: true }).catch(() => {});
+        throw storageError(this.dir, error, false);
+      }
+      this.settings = settings;
+    });
+  }
+
   close(): Promise<void> {
     return this.serial(async () => {
       this.closed = true;
@@ -380,6 +403,44 @@ export class FileWal implements WriteAheadLog {
     await rename(this.dir, doomed);
     await rm(doomed, { recursive: true, force: true });
   }
+}
+
+/** settings.json, checked field by field: it holds acknowledged settings, so damage refuses to open the log. */
+async function readSettings(path: string): Promise<NamespaceSettings | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const damaged = (why: string) =>
+    new WalCorruptError({
+      file: path,
+      offset: null,
+      seq: null,
+      reason: `the namespace's settings (read_only, pinning) are damaged: ${why}; restore the file or remove it to start with the defaults (writable, unpinned)`,
+      salvageable: false,
+    });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw damaged('not JSON');
+  }
+  const v = value as { readOnly?: unknown; pinning?: { replicas?: unknown; since?: unknown } | null };
+  if (value === null || typeof value !== 'object' || typeof v.readOnly !== 'boolean')
+    throw damaged('expected {"readOnly": true|false, "pinning": ...}');
+  if (v.pinning === null) return { readOnly: v.readOnly, pinning: null };
+  const { replicas, since } = v.pinning ?? {};
+  if (
+    !Number.isInteger(replicas) ||
+    (replicas as number) < 1 ||
+    typeof since !== 'number' ||
+    !Number.isFinite(since)
+  )
+    throw damaged('expected "pinning": null or {"replicas": n >= 1, "since": epoch ms}');
+  return { readOnly: v.readOnly, pinning: { replicas: replicas as number, since } };
 }
 
 /** A file-system error as a WalStorageError (a programming error, without an errno code, passes through). */

@@ -25,6 +25,16 @@ export interface ReplayedRecord {
   at?: { file: string; offset: number };
 }
 
+/**
+ * A namespace's settings from PATCH .../metadata: kept beside the log, replaced whole, durable before the PATCH is
+ * answered, so a restart keeps what was acknowledged.
+ */
+export interface NamespaceSettings {
+  readOnly: boolean;
+  /** Replicas asked for and since when (epoch ms; the status clock restarts with each change); null when unpinned. */
+  pinning: { replicas: number; since: number } | null;
+}
+
 export interface WriteAheadLog {
   /** Appends one record; resolves with its sequence number (1, 2, ...) once it is durable. */
   append(record: WalRecord): Promise<number>;
@@ -39,6 +49,10 @@ export interface WriteAheadLog {
   readonly indexedSeq: number;
   /** Sequence number of the last appended record (0 when none). */
   readonly lastSeq: number;
+  /** Replaces the namespace's settings; resolves once they are durable. */
+  saveSettings(settings: NamespaceSettings): Promise<void>;
+  /** The settings as last saved (null when never set). */
+  readonly settings: NamespaceSettings | null;
   close(): Promise<void>;
   /** Removes the log for good (namespace deleted). */
   destroy(): Promise<void>;

@@ -158,6 +158,24 @@ describe('--data-dir: log damage', () => {
     ]);
   });
 
+  it('damaged settings (read_only, pinning: acknowledged) refuse to start; an interrupted update is removed', async () => {
+    const dataDir = dataDirs.tempDir();
+    await seed(dataDir, 'settled', 1);
+    const dir = join(dataDir, 'namespaces', 'ns-settled');
+    writeFileSync(join(dir, 'settings.json.tmp'), '{"readOnly": tr');
+    writeFileSync(join(dir, 'settings.json'), '{"readOnly": true, "pinning": {"replicas": 0, "since": 1}}\n');
+    expect((await refusal(dataDir)).message).toContain(
+      `namespace "settled": ${join(dir, 'settings.json')}: the namespace's settings (read_only, pinning) are damaged: ` +
+        'expected "pinning": null or {"replicas": n >= 1, "since": epoch ms}; restore the file or remove it',
+    );
+    writeFileSync(join(dir, 'settings.json'), '{"readOnly": true, "pinning": null}\n');
+    emulator = await startTestEmulator({ dataDir });
+    expect(readdirSync(dir).sort()).toEqual(['indexed.json', 'settings.json', 'wal-000000000001.log']);
+    expect((await emulator.get('/v1/namespaces/settled/metadata')).body.read_only).toBe(true);
+    await emulator.close();
+    emulator = null;
+  });
+
   it('an emptied segment whose index cursor says records were indexed refuses to start', async () => {
     const dataDir = dataDirs.tempDir();
     await seed(dataDir, 'emptied', 3);

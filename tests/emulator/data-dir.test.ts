@@ -1,6 +1,6 @@
-// --data-dir in-process: a clean restart replays every namespace (schema, documents, index progress), and a
-// namespace deleted and re-created at once keeps only its new life.
-import { existsSync, readdirSync } from 'node:fs';
+// --data-dir in-process: a clean restart replays every namespace (schema, documents, index progress, settings), and
+// a namespace deleted and re-created at once keeps only its new life.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TestEmulator, useDataDirs } from './harness';
@@ -64,5 +64,41 @@ describe('--data-dir', () => {
       include_attributes: ['life'],
     });
     expect(rows.body.rows).toEqual([{ id: 2, life: 'second' }]);
+  });
+
+  it('keeps read_only and pinning across a restart, with the pinning clock where it was', async () => {
+    const dataDir = dataDirs.tempDir();
+    emulator = await dataDirs.start({ dataDir });
+    await emulator.post('/v2/namespaces/settled', { upsert_rows: [{ id: 1 }] });
+    const patched = await emulator.request('PATCH', '/v1/namespaces/settled/metadata', {
+      read_only: true,
+      pinning: { replicas: 2 },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.read_only).toBe(true);
+    expect(
+      JSON.parse(readFileSync(join(dataDir, 'namespaces', 'ns-settled', 'settings.json'), 'utf8')),
+    ).toEqual({
+      readOnly: true,
+      pinning: { replicas: 2, since: expect.any(Number) },
+    });
+    await emulator.close();
+
+    emulator = await dataDirs.start({ dataDir });
+    const after = (await emulator.get('/v1/namespaces/settled/metadata')).body;
+    expect(after.read_only).toBe(true);
+    expect(after.pinning).toEqual(patched.body.pinning);
+    expect((await emulator.post('/v2/namespaces/settled', { upsert_rows: [{ id: 2 }] })).status).toBe(403);
+
+    const cleared = await emulator.request('PATCH', '/v1/namespaces/settled/metadata', {
+      read_only: false,
+      pinning: null,
+    });
+    expect(cleared.status).toBe(200);
+    await emulator.close();
+    emulator = await dataDirs.start({ dataDir });
+    const last = (await emulator.get('/v1/namespaces/settled/metadata')).body;
+    expect([last.read_only, last.pinning]).toEqual([undefined, undefined]);
+    expect((await emulator.post('/v2/namespaces/settled', { upsert_rows: [{ id: 2 }] })).status).toBe(200);
   });
 });

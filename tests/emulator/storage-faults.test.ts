@@ -124,3 +124,28 @@ describe('a data directory that turns read-only (EROFS)', () => {
     expect(emulator.logs.filter((line) => /torn|damage/.test(line))).toEqual([]);
   });
 });
+
+describe('a data directory that refuses a settings update', () => {
+  it('answers the PATCH with 503 and changes nothing; the same PATCH succeeds once space returns', async () => {
+    const emulator = await dirs.start({ dataDir: dirs.tempDir() });
+    try {
+      expect((await emulator.post(NS, batch(0))).status).toBe(200);
+      const refused = inject('ENOSPC', ['settings']);
+      const patch = () => emulator.request('PATCH', '/v1/namespaces/faults/metadata', { read_only: true });
+      const reply = await patch();
+      expect(reply.status).toBe(503);
+      expect(reply.headers.get('retry-after-ms')).toBe('1000');
+      expect(reply.body.error).toMatch(
+        /^write not accepted: the data directory refused the write \(ENOSPC: /,
+      );
+      expect(refused.get('settings')).toBe(1);
+      expect((await emulator.get('/v1/namespaces/faults/metadata')).body.read_only).toBeUndefined();
+      expect((await emulator.post(NS, batch(1))).status).toBe(200);
+      walFaults.before = () => {};
+      expect((await patch()).status).toBe(200);
+      expect((await emulator.post(NS, batch(2))).status).toBe(403);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
