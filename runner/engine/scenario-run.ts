@@ -227,6 +227,7 @@ export async function runScenario(
       exec: config.exec,
       env: config.env,
       tags: config.tags,
+      browserType: config.browserType,
       duration: executor.regularDuration(config),
       iterations: config.part?.iterations,
     },

@@ -16,6 +16,8 @@ export interface BaseScenarioConfig {
   execSet: boolean;
   env: Record<string, string>;
   tags: Record<string, string>;
+  /** `options.browser.type` ('chromium'): only such a scenario's iterations may use k6/browser, as in k6. */
+  browserType: string | null;
   /** Set under execution segments: this instance's part of the scenario (its counts are already its share). */
   part?: ScenarioPart;
 }
@@ -143,9 +145,10 @@ export class FieldReader {
     });
   }
 
-  /** Marks a field as known without reading it (e.g. browser `options`). */
-  accept(field: string): void {
+  /** Marks a field as known without checking it, and returns it as given (e.g. browser `options`). */
+  accept(field: string): unknown {
     this.used.add(field);
+    return this.raw[field];
   }
 
   /** Reports every field that no reader asked for (k6 parses scenarios strictly). */
@@ -167,8 +170,9 @@ export function readBase(name: string, executor: string, r: FieldReader): BaseSc
   const execSet = r.has('exec');
   const exec = r.string('exec', 'default');
   if (exec === '') r.invalid('exec', 'exec must not be empty (omit it to call the default function)');
-  r.accept('options');
+  const options = r.accept('options');
   return {
+    browserType: browserTypeOf(options),
     name,
     executor,
     startTime,
@@ -178,6 +182,12 @@ export function readBase(name: string, executor: string, r: FieldReader): BaseSc
     env: r.stringMap('env'),
     tags: r.stringMap('tags'),
   };
+}
+
+/** The scenario's `options.browser.type`, when it names one. */
+function browserTypeOf(options: unknown): string | null {
+  const browser = (options as { browser?: { type?: unknown } } | null | undefined)?.browser;
+  return typeof browser?.type === 'string' && browser.type !== '' ? browser.type : null;
 }
 
 /** The "(facts)" suffix of a scenario description: executor facts, exec, startTime, gracefulStop. */

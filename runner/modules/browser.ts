@@ -55,6 +55,10 @@ function withK6PageMethods(page: Playwright.Page): Playwright.Page {
   return page;
 }
 
+/** k6's words when an iteration's scenario has no `options.browser.type` (e.g. `--vus`/`--iterations` replaced it). */
+const NOT_A_BROWSER_SCENARIO =
+  'browser not found in registry. make sure to set browser type option in scenario definition in order to use the browser module';
+
 export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
   let launched: Promise<Playwright.Browser> | undefined;
   let context: Playwright.BrowserContext | undefined;
@@ -67,7 +71,13 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
     ...extra,
   });
 
+  // k6 starts a browser only for iterations of scenarios that name a browser type; elsewhere every browser call throws.
+  const requireBrowserScenario = (): void => {
+    if (rt.scenario && !rt.scenario.browserType) throw new Error(NOT_A_BROWSER_SCENARIO);
+  };
+
   const launch = (): Promise<Playwright.Browser> => {
+    requireBrowserScenario();
     if (!existsSync(CHROMIUM))
       throw new Error(
         `k6/browser needs Chromium at ${CHROMIUM}, which is missing: \`make chromium\` installs the Debian package`,
@@ -169,15 +179,18 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
       return ctx.newPage();
     },
     context() {
+      requireBrowserScenario();
       return context ?? null;
     },
     async closeContext() {
+      requireBrowserScenario();
       if (!context) throw new Error('no browser context to close');
       const ctx = context;
       context = undefined;
       await ctx.close();
     },
     isConnected() {
+      requireBrowserScenario();
       return launched !== undefined;
     },
     async version() {

@@ -70,6 +70,7 @@ async function arrival(busyMs: number, bookkeepingMs: number) {
       executor: 'constant-arrival-rate',
       exec: 'default',
       env: {},
+      browserType: null,
       tags: {},
       startTime: start,
       duration,

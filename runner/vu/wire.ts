@@ -42,6 +42,8 @@ export interface ScenarioInfo {
   exec: string;
   env: Record<string, string>;
   tags: Record<string, string>;
+  /** `options.browser.type`: k6/browser works only in such a scenario's iterations. */
+  browserType: string | null;
   /** Epoch ms the scenario started. */
   startTime: number;
   /** ms of its regular duration (for exec.scenario.progress). */

@@ -1,5 +1,6 @@
 // k6/browser on Debian's Chromium (make chromium) against a loopback site this test starts: a login form, its
-// navigation, and browser_* metrics with k6's tags in the --out json stream.
+// navigation, and browser_* metrics with k6's tags in the --out json stream; and k6's refusal in a scenario that
+// names no browser type.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,5 +67,39 @@ describe('k6/browser', () => {
     });
     expect(points.some((p) => p.metric === 'browser_http_req_failed' && p.data.value === 0)).toBe(true);
     expect(points.some((p) => p.metric === 'browser_web_vital_fcp' && p.data.value > 0)).toBe(true);
+  });
+
+  it("throws k6's error in iterations of a scenario without options.browser.type, and starts no browser", async () => {
+    // --vus/--iterations replace the script's scenarios with one that has no browser options, as in k6.
+    const out = join(work.dir, 'no-browser.json');
+    const r = await bench(
+      [
+        'run',
+        '-q',
+        '--vus',
+        '1',
+        '--iterations',
+        '1',
+        '-e',
+        `TARGET=${base}`,
+        '--out',
+        `json=${out}`,
+        fixture('browser-page.js'),
+      ],
+      {},
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'browser not found in registry. make sure to set browser type option in scenario definition in order to use the browser module',
+    );
+    const metrics = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point')
+      .map((p) => p.metric);
+    expect(metrics.filter((m) => m.startsWith('browser_'))).toEqual([]);
+    expect(metrics.filter((m) => m === 'iterations')).toHaveLength(1);
   });
 });
