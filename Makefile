@@ -5,7 +5,7 @@ SHELL := /bin/bash
 # npm ci rewrites node_modules; this stamp records which package-lock it installed.
 STAMP := node_modules/.bench-installed
 
-.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner try-k6-scripts fuzz clean \
+.PHONY: help setup venv chromium build typecheck lint layering unused test publish bench-emulator bench-runner try-k6-scripts try-tpuf-benchmark fuzz clean \
 	consistency-checker consistency
 
 help: ## list the targets
@@ -124,6 +124,11 @@ bench-runner: build ## runner vs vegeta (Go, installed by the script) on one loo
 # and one iteration, killed at TRY_TIMEOUT seconds: the runner README's figures on k6's own examples/ folder.
 try-k6-scripts: build $(CHROMIUM) ## run a folder of k6 scripts (K6_SCRIPTS=<dir>, e.g. grafana/k6's examples/) and print each exit code
 	@npx tsx benchmarks/try-k6-scripts.ts
+
+# turbopuffer's benchmark tool (tpuf-benchmark's tpufbench, built elsewhere) runs each of its .toml definitions, made
+# small, against a fresh emulator in a loopback-only network namespace: emulator/README.md's figures for the tool.
+try-tpuf-benchmark: build ## run tpufbench's definitions small against the emulator (TPUF_BENCHMARK=<binary> TPUF_BENCHMARK_DEFS=<dir>)
+	@TPUF_BENCHMARK=$(TPUF_BENCHMARK) TPUF_BENCHMARK_DEFS=$(TPUF_BENCHMARK_DEFS) npx tsx benchmarks/try-tpuf-benchmark.ts
 
 # Issue 14's fuzz suite at length: hostile write/query/schema/metadata bodies against a real emulator process. make test
 # runs the same suite with 2,000 cases and a fixed seed; a failure prints its seed and case to rerun with FUZZ_SEED=.
