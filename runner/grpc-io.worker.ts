@@ -170,6 +170,46 @@ async function reflectWith(client: grpc.Client, path: string, deadline: number):
   }
 }
 
+/** The first varint field `field` of a message (undefined when absent); other fields skipped. */
+function varintField(message: Buffer, field: number): number | undefined {
+  let at = 0;
+  const readVarint = () => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const b = message[at++];
+      value += (b & 127) * scale;
+      if (!(b & 128) || at >= message.length) return value;
+      scale *= 128;
+    }
+  };
+  while (at < message.length) {
+    const tag = readVarint();
+    const type = tag & 7;
+    if (type === 0) {
+      const value = readVarint();
+      if (Math.floor(tag / 8) === field) return value;
+    } else if (type === 2) at += readVarint();
+    else if (type === 1) at += 8;
+    else if (type === 5) at += 4;
+    else break;
+  }
+  return undefined;
+}
+
+// grpc.health.v1.Health/Check for healthCheck(), hand-encoded as reflection is: k6 needs no .proto from the script
+// for it, and answers the serving status as its enum number (HealthCheckServing is 1).
+type Serialize = (value: object) => Buffer;
+type Deserialize = (bytes: Buffer) => object;
+const HEALTH_CHECK: { path: string; requestSerialize: Serialize; responseDeserialize: Deserialize } = {
+  path: '/grpc.health.v1.Health/Check',
+  requestSerialize: (request) => {
+    const service = (request as { service?: string }).service ?? '';
+    return service === '' ? Buffer.alloc(0) : lengthDelimited(1, Buffer.from(service));
+  },
+  responseDeserialize: (bytes) => ({ status: varintField(bytes, 1) ?? 0 }),
+};
+
 function metadataRecord(md: grpc.Metadata | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [key, values] of Object.entries(md?.getMap() ?? {})) out[key] = [String(values)];
@@ -231,7 +271,7 @@ function handle(command: GrpcCommand): void {
     }
     case 'invoke': {
       const conn = conns.get(command.client);
-      const method = conn?.methods.get(command.method);
+      const method = command.health ? HEALTH_CHECK : conn?.methods.get(command.method);
       const start = Date.now();
       const fail = (code: number, message: string) =>
         post({

@@ -29,6 +29,8 @@ export type GrpcCommand =
       request: unknown;
       metadata: Record<string, string | string[]>;
       timeoutMs: number;
+      /** Client.healthCheck(): the worker's own grpc.health.v1.Health/Check, not a loaded method. */
+      health?: true;
     }
   | { t: 'close'; id: number; client: number }
   | {

@@ -1,8 +1,7 @@
 // k6/net/grpc (docs: javascript-api/k6-net-grpc): Client with load(), connect(), invoke(), asyncInvoke() and close(),
 // unary calls over @grpc/grpc-js, the Status constants, and grpc_req_duration with k6's tags. The connections live in
 // a gRPC I/O worker (runner/grpc-io.worker.ts); connect() and invoke() block this VU's thread on its signal word as a
-// sync HTTP request does, so the hosting analysis gives such scripts a thread per VU. Not here (each throws naming
-// itself): healthCheck (invoke grpc.health.v1.Health/Check instead).
+// sync HTTP request does, so the hosting analysis gives such scripts a thread per VU.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -33,6 +32,20 @@ const STATUS = {
   StatusDataLoss: 15,
   StatusUnauthenticated: 16,
 } as const;
+
+/** k6's serving-status constants for healthCheck() (grpc.health.v1's enum; "Unkown" is k6's spelling). */
+const HEALTH_STATUS = {
+  HealthCheckUnknown: 0,
+  HealthCheckServing: 1,
+  HealthCheckNotServing: 2,
+  HealthCheckServiceUnkown: 3,
+} as const;
+
+/** grpc-go's name of a status code, as its error text gives it ("Unimplemented"). */
+function codeName(code: number): string {
+  const found = Object.entries(STATUS).find(([, value]) => value === code);
+  return found ? found[0].slice('Status'.length) : `Code(${code})`;
+}
 
 /** What Client.load() returns: one entry per method of the loaded services. */
 function methodList(definition: ProtoLoader.PackageDefinition): unknown[] {
@@ -251,10 +264,22 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       send({ t: 'close', id: nextId++, client: this.#id });
     }
 
-    healthCheck(): never {
-      throw new Error(
-        "healthCheck() is not implemented by bench's runner; invoke grpc.health.v1.Health/Check with its .proto",
+    /**
+     * k6's healthCheck([service]): grpc.health.v1.Health/Check on this connection, answered as {status} with the
+     * serving status' number (grpc.HealthCheckServing...); a failed call throws grpc-go's error text, and its
+     * grpc_req_duration carries only the VU's tags and the status, as k6's stats handler gives a call it did not tag.
+     */
+    healthCheck(service?: unknown): Record<string, unknown> {
+      const request = service === undefined || service === null ? {} : { service: String(service) };
+      const { tags: _callTags, ...command } = this.#command(
+        'grpc.health.v1.Health/Check',
+        request,
+        undefined,
       );
+      const reply = this.#response(call({ ...command, health: true }), { ...rt.tags() });
+      const error = reply.error as { code: number; message: string } | null;
+      if (error) throw new Error(`rpc error: code = ${codeName(error.code)} desc = ${error.message}`);
+      return { status: (reply.message as { status: number }).status };
     }
   }
 
@@ -335,6 +360,6 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
     }
   }
 
-  const members = { Client, Stream, ...STATUS };
+  const members = { Client, Stream, ...STATUS, ...HEALTH_STATUS };
   return { ...members, default: members };
 }

@@ -1,10 +1,12 @@
 // k6/net/grpc against a loopback gRPC server this test starts (@grpc/grpc-js), with grpc_req_duration and k6's tags in
 // the --out json stream.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
+import protobuf from 'protobufjs';
+import descriptor from 'protobufjs/ext/descriptor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bench, fixture, scratch } from './harness';
 
@@ -49,6 +51,25 @@ beforeAll(async () => {
         call.write({ reply: m.greeting.toUpperCase(), count: '0' }),
       );
       call.on('end', () => call.end());
+    },
+  });
+  // grpc.health.v1.Health/Check, hand-encoded (names under 128 bytes): serving overall, 'down' not serving, any other
+  // service unknown (NOT_FOUND, as the standard health service answers).
+  const check = {
+    path: '/grpc.health.v1.Health/Check',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (v: { service: string }) =>
+      Buffer.from([0x0a, v.service.length, ...Buffer.from(v.service)]),
+    requestDeserialize: (b: Buffer) => ({ service: b.subarray(2).toString() }),
+    responseSerialize: (v: { status: number }) => Buffer.from([0x08, v.status]),
+    responseDeserialize: (b: Buffer) => ({ status: b[1] }),
+  };
+  server.addService({ Check: check } as grpc.ServiceDefinition, {
+    Check: (call: grpc.ServerUnaryCall<{ service: string }, unknown>, done: grpc.sendUnaryData<unknown>) => {
+      const { service } = call.request;
+      if (service === '' || service === 'down') done(null, { status: service === '' ? 1 : 2 });
+      else done({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
     },
   });
   // Server reflection (grpc.reflection.v1 and v1alpha), for connect({ reflect: true }).
@@ -147,5 +168,54 @@ describe('k6/net/grpc', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 1 out of 1/);
+  });
+
+  it('healthCheck() asks grpc.health.v1.Health/Check with no .proto loaded, as k6 does', async () => {
+    const out = join(work.dir, 'health.json');
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      '--out',
+      `json=${out}`,
+      fixture('grpc-health.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
+    expect(r.stderr).toContain(
+      'health [{\\"status\\":1},{\\"status\\":2},\\"rpc error: code = NotFound desc = unknown service\\"]',
+    );
+    const durations = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Point)
+      .filter((p) => p.type === 'Point' && p.metric === 'grpc_req_duration');
+    expect(durations.map((p) => p.data.tags.status)).toEqual(['0', '0', '5']);
+    expect(durations[0].data.tags.method).toBeUndefined();
+  });
+
+  it('loadProtoset() takes a FileDescriptorSet (protoc --descriptor_set_out) instead of .proto files', async () => {
+    const root = protobuf.loadSync(fixture('grpc/hello.proto'));
+    const set = (root as unknown as { toDescriptor(syntax: string): protobuf.Message }).toDescriptor(
+      'proto3',
+    );
+    const protoset = join(work.dir, 'hello.protoset');
+    writeFileSync(protoset, descriptor.FileDescriptorSet.encode(set).finish());
+    const r = await bench([
+      'run',
+      '-q',
+      '--iterations',
+      '1',
+      '-e',
+      `GRPC_ADDR=${address}`,
+      '-e',
+      `PROTOSET=${protoset}`,
+      fixture('grpc-protoset.js'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
   });
 });
