@@ -121,8 +121,8 @@ bench-runner: build ## runner vs vegeta (Go, installed by the script) on one loo
 	npx tsx benchmarks/bench-runner.ts
 
 # k6 scripts written by others through `bench run`, each in a loopback-only network namespace (unshare -n), one VU
-# and one iteration, killed at TRY_TIMEOUT seconds: the runner README's figures on k6's own examples/ folder.
-try-k6-scripts: build $(CHROMIUM) ## run a folder of k6 scripts (K6_SCRIPTS=<dir>, e.g. grafana/k6's examples/) and print each exit code
+# and one iteration, killed at TRY_TIMEOUT seconds: docs/runner-measurements.md §5 on k6's examples and documentation.
+try-k6-scripts: build $(CHROMIUM) ## run k6 scripts of others offline, print each exit code (K6_SCRIPTS=<dir of scripts> or K6_DOCS=<dir of Markdown>)
 	@npx tsx benchmarks/try-k6-scripts.ts
 
 # turbopuffer's benchmark tool (tpuf-benchmark's tpufbench, built elsewhere) runs each of its .toml definitions, made
