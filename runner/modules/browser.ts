@@ -55,6 +55,68 @@ function withK6PageMethods(page: Playwright.Page): Playwright.Page {
   return page;
 }
 
+/** k6's file payload for setInputFiles: {name, mimetype, buffer} with the content base64-encoded (k6/encoding). */
+interface K6FilePayload {
+  name?: unknown;
+  mimetype?: unknown;
+  mimeType?: unknown;
+  buffer?: unknown;
+}
+
+/** A payload's content: base64 text as k6 documents it, or bytes (the script's realm: no instanceof). */
+function fileBytes(content: unknown): Buffer {
+  if (typeof content === 'string') return Buffer.from(content, 'base64');
+  if (ArrayBuffer.isView(content)) return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  if (Object.prototype.toString.call(content) === '[object ArrayBuffer]')
+    return Buffer.from(content as ArrayBuffer);
+  return Buffer.alloc(0);
+}
+
+/** setInputFiles' files as Playwright takes them: k6's payloads become {name, mimeType, buffer: Buffer}. */
+function playwrightFiles(files: unknown): unknown {
+  const one = (file: unknown): unknown => {
+    if (file === null || typeof file !== 'object' || Buffer.isBuffer(file) || !('buffer' in file))
+      return file;
+    const f = file as K6FilePayload;
+    const content = f.buffer;
+    return {
+      name: String(f.name ?? ''),
+      mimeType: String(f.mimeType ?? f.mimetype ?? 'application/octet-stream'),
+      buffer: fileBytes(content),
+    };
+  };
+  return Array.isArray(files) ? files.map(one) : one(files);
+}
+
+type SetInputFiles = (...args: unknown[]) => Promise<void>;
+let filesPatched = false;
+
+/**
+ * Pages, frames, locators and element handles are Playwright's own objects, made by Playwright wherever a script
+ * reaches them, so k6's file payloads are translated on their classes' setInputFiles, once per VU thread (`files`
+ * is the first argument of a locator's or handle's, the second of a page's or frame's, after the selector).
+ */
+async function acceptK6FilePayloads(page: Playwright.Page): Promise<void> {
+  if (filesPatched) return;
+  filesPatched = true;
+  const handle = await page.$('html');
+  const targets: Array<[object, number]> = [
+    [Object.getPrototypeOf(page), 1],
+    [Object.getPrototypeOf(page.mainFrame()), 1],
+    [Object.getPrototypeOf(page.locator('html')), 0],
+  ];
+  if (handle) targets.push([Object.getPrototypeOf(handle), 0]);
+  await handle?.dispose();
+  for (const [proto, at] of targets) {
+    const target = proto as { setInputFiles: SetInputFiles };
+    const original = target.setInputFiles;
+    target.setInputFiles = function (this: unknown, ...args: unknown[]) {
+      args[at] = playwrightFiles(args[at]);
+      return original.apply(this, args);
+    };
+  }
+}
+
 /** k6's words when an iteration's scenario has no `options.browser.type` (e.g. `--vus`/`--iterations` replaced it). */
 const NOT_A_BROWSER_SCENARIO =
   'browser not found in registry. make sure to set browser type option in scenario definition in order to use the browser module';
@@ -161,7 +223,16 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
     const browser = await launch();
     const ctx = await browser.newContext(options);
     const newPage = ctx.newPage.bind(ctx);
-    Object.assign(ctx, { newPage: async () => withK6PageMethods(await newPage()) });
+    const cookies = ctx.cookies.bind(ctx);
+    Object.assign(ctx, {
+      newPage: async () => {
+        const page = withK6PageMethods(await newPage());
+        await acceptK6FilePayloads(page);
+        return page;
+      },
+      // k6 takes the URLs as separate arguments (context.cookies(a, b)); Playwright takes one or an array.
+      cookies: (...urls: Array<string | string[]>) => cookies(urls.flat()),
+    });
     context = ctx;
     ctx.on('close', () => {
       if (context === ctx) context = undefined;

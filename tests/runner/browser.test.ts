@@ -102,4 +102,10 @@ describe('k6/browser', () => {
     expect(metrics.filter((m) => m.startsWith('browser_'))).toEqual([]);
     expect(metrics.filter((m) => m === 'iterations')).toHaveLength(1);
   });
+
+  it("takes k6's shapes where Playwright's differ: setInputFiles payloads, cookies(url, url)", async () => {
+    const r = await bench(['run', '-q', fixture('browser-k6-api.js')], {}, 90_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout, r.stderr).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+  });
 });
