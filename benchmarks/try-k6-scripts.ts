@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { intKnob, KnobError, readKnobs } from './bench-knobs';
 import { snippetsFromMarkdown } from './k6-doc-snippets';
 import { renderReport, type ScriptRun } from './k6-scripts-report';
+import { LOOPBACK_ONLY } from './loopback-only';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bench = join(root, 'bin', 'bench.js');
@@ -77,18 +78,6 @@ function gather(): { base: string; scripts: string[]; cleanup: () => void } {
   }
   return { base: out, scripts, cleanup: () => rmSync(out, { recursive: true, force: true }) };
 }
-
-// `ip link set lo up` inside: a fresh network namespace has loopback down, and some scripts call localhost.
-const LOOPBACK_ONLY = [
-  'unshare',
-  '--net',
-  '--map-root-user',
-  '--',
-  'sh',
-  '-c',
-  'ip link set lo up && exec "$@"',
-  'sh',
-];
 
 function run(script: string, base: string): Promise<ScriptRun> {
   const started = performance.now();

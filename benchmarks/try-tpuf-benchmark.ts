@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intKnob, KnobError, readKnobs } from './bench-knobs';
+import { LOOPBACK_ONLY } from './loopback-only';
 import { msmarcoStandIns } from './msmarco-standin';
 import { type DefinitionRun, renderReport } from './tpuf-benchmark-report';
 import { smallDefinition } from './tpuf-definition';
@@ -90,18 +91,6 @@ function definitions(from: string): string[] {
   }
   return found.sort();
 }
-
-// `ip link set lo up` inside: a fresh network namespace has loopback down.
-const LOOPBACK_ONLY = [
-  'unshare',
-  '--net',
-  '--map-root-user',
-  '--',
-  'sh',
-  '-c',
-  'ip link set lo up && exec "$@"',
-  'sh',
-];
 
 /** The emulator in its own loopback-only namespace; resolves with its base URL once it prints it. */
 function startEmulator(child: ChildProcess): Promise<string> {

@@ -72,9 +72,9 @@ function lengthDelimited(field: number, bytes: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([...varint((field << 3) | 2), ...varint(bytes.length)]), bytes]);
 }
 
-/** The length-delimited fields of a message, as [field number, bytes] (other wire types skipped). */
-function fields(message: Buffer): Array<[number, Buffer]> {
-  const out: Array<[number, Buffer]> = [];
+/** A message's varint and length-delimited fields, in order, as [field number, value] (fixed-width ones skipped). */
+function allFields(message: Buffer): Array<[number, number | Buffer]> {
+  const out: Array<[number, number | Buffer]> = [];
   let at = 0;
   const readVarint = () => {
     let value = 0;
@@ -82,7 +82,7 @@ function fields(message: Buffer): Array<[number, Buffer]> {
     for (;;) {
       const b = message[at++];
       value += (b & 127) * scale;
-      if (!(b & 128)) return value;
+      if (!(b & 128) || at >= message.length) return value;
       scale *= 128;
     }
   };
@@ -93,12 +93,17 @@ function fields(message: Buffer): Array<[number, Buffer]> {
       const length = readVarint();
       out.push([Math.floor(tag / 8), message.subarray(at, at + length)]);
       at += length;
-    } else if (type === 0) readVarint();
+    } else if (type === 0) out.push([Math.floor(tag / 8), readVarint()]);
     else if (type === 1) at += 8;
     else if (type === 5) at += 4;
     else break;
   }
   return out;
+}
+
+/** The length-delimited fields of a message, as [field number, bytes]. */
+function fields(message: Buffer): Array<[number, Buffer]> {
+  return allFields(message).filter((entry): entry is [number, Buffer] => typeof entry[1] !== 'number');
 }
 
 async function reflect(client: grpc.Client, deadline: number): Promise<Methods> {
@@ -170,33 +175,6 @@ async function reflectWith(client: grpc.Client, path: string, deadline: number):
   }
 }
 
-/** The first varint field `field` of a message (undefined when absent); other fields skipped. */
-function varintField(message: Buffer, field: number): number | undefined {
-  let at = 0;
-  const readVarint = () => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const b = message[at++];
-      value += (b & 127) * scale;
-      if (!(b & 128) || at >= message.length) return value;
-      scale *= 128;
-    }
-  };
-  while (at < message.length) {
-    const tag = readVarint();
-    const type = tag & 7;
-    if (type === 0) {
-      const value = readVarint();
-      if (Math.floor(tag / 8) === field) return value;
-    } else if (type === 2) at += readVarint();
-    else if (type === 1) at += 8;
-    else if (type === 5) at += 4;
-    else break;
-  }
-  return undefined;
-}
-
 // grpc.health.v1.Health/Check for healthCheck(), hand-encoded as reflection is: k6 needs no .proto from the script
 // for it, and answers the serving status as its enum number (HealthCheckServing is 1).
 type Serialize = (value: object) => Buffer;
@@ -207,7 +185,9 @@ const HEALTH_CHECK: { path: string; requestSerialize: Serialize; responseDeseria
     const service = (request as { service?: string }).service ?? '';
     return service === '' ? Buffer.alloc(0) : lengthDelimited(1, Buffer.from(service));
   },
-  responseDeserialize: (bytes) => ({ status: varintField(bytes, 1) ?? 0 }),
+  responseDeserialize: (bytes) => ({
+    status: allFields(bytes).find(([field, value]) => field === 1 && typeof value === 'number')?.[1] ?? 0,
+  }),
 };
 
 function metadataRecord(md: grpc.Metadata | undefined): Record<string, string[]> {

@@ -1,12 +1,11 @@
 // k6/browser on Debian's Chromium (make chromium) against a loopback site this test starts: a login form, its
 // navigation, and browser_* metrics with k6's tags in the --out json stream; and k6's refusal in a scenario that
 // names no browser type.
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bench, fixture, scratch } from './harness';
+import { bench, fixture, readNdjson, scratch } from './harness';
 
 let server: Server;
 let base = '';
@@ -34,12 +33,6 @@ afterAll(async () => {
   work.cleanup();
 });
 
-interface Point {
-  type: string;
-  metric: string;
-  data: { value: number; tags: Record<string, string> };
-}
-
 describe('k6/browser', () => {
   it('drives a page through a form and emits browser_* metrics', async () => {
     const out = join(work.dir, 'browser.json');
@@ -50,13 +43,9 @@ describe('k6/browser', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
-    const points = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point');
+    const points = readNdjson(out).filter((l) => l.type === 'Point');
     const requests = points.filter((p) => p.metric === 'browser_http_req_duration');
-    expect(requests.map((p) => p.data.tags.url)).toEqual(
+    expect(requests.map((p) => p.data.tags?.url)).toEqual(
       expect.arrayContaining([`${base}/`, `${base}/done?login=admin`]),
     );
     expect(requests[0].data.tags).toMatchObject({
@@ -66,7 +55,7 @@ describe('k6/browser', () => {
       scenario: 'ui',
     });
     expect(points.some((p) => p.metric === 'browser_http_req_failed' && p.data.value === 0)).toBe(true);
-    expect(points.some((p) => p.metric === 'browser_web_vital_fcp' && p.data.value > 0)).toBe(true);
+    expect(points.some((p) => p.metric === 'browser_web_vital_fcp' && (p.data.value ?? 0) > 0)).toBe(true);
   });
 
   it("throws k6's error in iterations of a scenario without options.browser.type, and starts no browser", async () => {
@@ -93,11 +82,8 @@ describe('k6/browser', () => {
     expect(r.stderr).toContain(
       'browser not found in registry. make sure to set browser type option in scenario definition in order to use the browser module',
     );
-    const metrics = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point')
+    const metrics = readNdjson(out)
+      .filter((l) => l.type === 'Point')
       .map((p) => p.metric);
     expect(metrics.filter((m) => m.startsWith('browser_'))).toEqual([]);
     expect(metrics.filter((m) => m === 'iterations')).toHaveLength(1);

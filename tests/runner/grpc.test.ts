@@ -1,6 +1,6 @@
 // k6/net/grpc against a loopback gRPC server this test starts (@grpc/grpc-js), with grpc_req_duration and k6's tags in
 // the --out json stream.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -8,7 +8,7 @@ import { ReflectionService } from '@grpc/reflection';
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bench, fixture, scratch } from './harness';
+import { bench, fixture, points, readNdjson, scratch } from './harness';
 
 let server: grpc.Server;
 let address = '';
@@ -87,12 +87,6 @@ afterAll(async () => {
   work.cleanup();
 });
 
-interface Point {
-  type: string;
-  metric: string;
-  data: { value: number; tags: Record<string, string> };
-}
-
 describe('k6/net/grpc', () => {
   it('invokes unary methods, sync and async, and emits grpc_req_duration with k6 tags', async () => {
     const out = join(work.dir, 'grpc.json');
@@ -110,13 +104,9 @@ describe('k6/net/grpc', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 5 out of 5/);
     expect(r.stdout).toMatch(/GRPC\n/);
-    const points = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point' && p.metric === 'grpc_req_duration');
-    expect(points.map((p) => p.data.tags.status)).toEqual(['0', '5', '0']);
-    expect(points[0].data.tags).toMatchObject({
+    const durations = points(readNdjson(out), 'grpc_req_duration');
+    expect(durations.map((p) => p.data.tags?.status)).toEqual(['0', '5', '0']);
+    expect(durations[0].data.tags).toMatchObject({
       url: `${address}/hello.HelloService/SayHello`,
       name: '/hello.HelloService/SayHello',
       service: 'hello.HelloService',
@@ -141,11 +131,7 @@ describe('k6/net/grpc', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
-    const points = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point');
+    const points = readNdjson(out).filter((l) => l.type === 'Point');
     const count = (metric: string) => points.filter((p) => p.metric === metric).length;
     expect(count('grpc_streams')).toBe(3);
     expect(count('grpc_streams_msgs_sent')).toBe(5);
@@ -188,13 +174,9 @@ describe('k6/net/grpc', () => {
     expect(r.stderr).toContain(
       'health [{\\"status\\":1},{\\"status\\":2},\\"rpc error: code = NotFound desc = unknown service\\"]',
     );
-    const durations = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point' && p.metric === 'grpc_req_duration');
-    expect(durations.map((p) => p.data.tags.status)).toEqual(['0', '0', '5']);
-    expect(durations[0].data.tags.method).toBeUndefined();
+    const durations = points(readNdjson(out), 'grpc_req_duration');
+    expect(durations.map((p) => p.data.tags?.status)).toEqual(['0', '0', '5']);
+    expect(durations[0].data.tags?.method).toBeUndefined();
   });
 
   it('loadProtoset() takes a FileDescriptorSet (protoc --descriptor_set_out) instead of .proto files', async () => {

@@ -1,11 +1,10 @@
 // k6/websockets against a loopback WebSocket echo server this test starts (the `ws` library's server): the events a
 // script sees, and the ws_* metrics with k6's tags in the --out json stream.
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { bench, fixture, scratch } from './harness';
+import { bench, fixture, readNdjson, scratch } from './harness';
 
 let server: WebSocketServer;
 let url = '';
@@ -30,12 +29,6 @@ afterAll(async () => {
   work.cleanup();
 });
 
-interface Point {
-  type: string;
-  metric: string;
-  data: { value: number; tags: Record<string, string> };
-}
-
 describe('k6/websockets', () => {
   it('runs an echo session with k6 events and emits ws_* metrics with k6 tags', async () => {
     for (const threads of [[], ['--vu-threads', '0']]) {
@@ -55,11 +48,7 @@ describe('k6/websockets', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
       expect(r.stdout).toMatch(/WEBSOCKET\n/);
-      const points = readFileSync(out, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Point)
-        .filter((p) => p.type === 'Point');
+      const points = readNdjson(out).filter((l) => l.type === 'Point');
       const of = (metric: string) => points.filter((p) => p.metric === metric);
       expect(of('ws_sessions').map((p) => p.data.value)).toEqual([1]);
       expect(of('ws_msgs_sent').length).toBe(2);
@@ -94,11 +83,7 @@ describe('k6/websockets', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 3 out of 3/);
-    const points = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point');
+    const points = readNdjson(out).filter((l) => l.type === 'Point');
     const of = (metric: string) => points.filter((p) => p.metric === metric);
     expect(of('ws_sessions').length).toBe(1);
     expect(of('ws_msgs_sent').length).toBe(2);
