@@ -278,11 +278,30 @@ export function createBrowserModule(rt: VuRuntime): Record<string, unknown> {
     },
   };
 
-  /** k6's chromium.connectOverCDP(url): a browser that already runs, reached over its DevTools endpoint. */
+  /** Browsers reached over CDP in this iteration: k6 closes their connections when it ends (not the browsers). */
+  const connected: Playwright.Browser[] = [];
+  rt.onIterationEnd(() => {
+    for (const remote of connected.splice(0))
+      closing = closing.then(() => remote.close().catch(() => undefined));
+  });
+
+  /**
+   * k6's chromium.connectOverCDP(wsEndpoint): a browser that already runs, reached over its DevTools WebSocket. It
+   * needs no browser type in the scenario (nothing is launched), and the connection lasts until the iteration ends
+   * or the script calls close() on it.
+   */
   const chromium = {
-    async connectOverCDP(url: unknown) {
+    async connectOverCDP(wsEndpoint: unknown) {
+      if (rt.inInitContext()) throw new Error('using the browser in the init context is not supported');
+      const endpoint = String(wsEndpoint ?? '');
+      if (!/^wss?:\/\//i.test(endpoint))
+        throw new Error(
+          `connectOverCDP: the endpoint must be the browser's CDP WebSocket URL (ws:// or wss://), got ${JSON.stringify(endpoint)}`,
+        );
       const pw = requireCjs('playwright-core') as typeof Playwright;
-      return pw.chromium.connectOverCDP(String(url));
+      const remote = await pw.chromium.connectOverCDP(endpoint);
+      connected.push(remote);
+      return remote;
     },
   };
 

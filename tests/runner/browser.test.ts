@@ -1,10 +1,14 @@
 // k6/browser on Debian's Chromium (make chromium) against a loopback site this test starts: a login form, its
 // navigation, and browser_* metrics with k6's tags in the --out json stream; and k6's refusal in a scenario that
 // names no browser type.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../core/chromium';
 import { bench, fixture, readNdjson, scratch } from './harness';
 
 let server: Server;
@@ -93,5 +97,52 @@ describe('k6/browser', () => {
     const r = await bench(['run', '-q', fixture('browser-k6-api.js')], {}, 90_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout, r.stderr).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+  });
+
+  it('connectOverCDP() drives a running Chromium and closes the connection at the iteration end, not the browser', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'bench-cdp-'));
+    const chromium = spawn(
+      CHROMIUM,
+      [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        const timer = setTimeout(
+          () => reject(new Error(`no DevTools endpoint from Chromium: ${seen}`)),
+          20_000,
+        );
+        chromium.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk;
+          const found = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]);
+          }
+        });
+      });
+      const r = await bench(
+        ['run', '-q', '--iterations', '2', '-e', `CDP_WS_URL=${endpoint}`, fixture('browser-cdp.js')],
+        {},
+        60_000,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, r.stderr).toMatch(/checks_succeeded\.*: 100\.00% 4 out of 4/);
+      expect(chromium.exitCode).toBeNull();
+
+      const refused = await bench(
+        ['run', '-q', '-e', 'CDP_WS_URL=http://127.0.0.1:1', fixture('browser-cdp.js')],
+        {},
+        60_000,
+      );
+      expect(refused.code).toBe(0);
+      expect(refused.stderr).toContain(
+        'connectOverCDP: the endpoint must be the browser\'s CDP WebSocket URL (ws:// or wss://), got \\"http://127.0.0.1:1\\"',
+      );
+    } finally {
+      chromium.kill('SIGKILL');
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });
