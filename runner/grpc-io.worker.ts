@@ -1,6 +1,7 @@
 // Entry of a k6/net/grpc I/O worker: the gRPC connections of one VU's clients (@grpc/grpc-js), served while the VU's
 // thread blocks in connect() and invoke() (runner/modules/grpc.ts) or awaits asyncInvoke(). Each reply is posted to
 // the VU's port, then the VU's signal word is set and notified.
+import { lookup } from 'node:dns';
 import { type MessagePort, workerData } from 'node:worker_threads';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -196,6 +197,38 @@ function metadataRecord(md: grpc.Metadata | undefined): Record<string, string[]>
   return out;
 }
 
+/** The host of a connect() address (host:port, [v6]:port). */
+function hostOf(address: string): string {
+  if (address.startsWith('[')) return address.slice(1, address.indexOf(']'));
+  const colon = address.lastIndexOf(':');
+  return colon === -1 ? address : address.slice(0, colon);
+}
+
+/**
+ * Calls `fail` at the channel's first failed attempt once the address resolves, as k6 fails connect() (grpc-go's
+ * FailOnNonTempDialError: a refused connection is not retried); grpc-js would retry until the timeout. A name that
+ * does not resolve waits for the timeout in k6 too, so that case stays with waitForReady.
+ */
+function failFastOnceResolved(
+  client: grpc.Client,
+  address: string,
+  deadline: number,
+  fail: () => void,
+): void {
+  lookup(hostOf(address), (error) => {
+    if (error) return;
+    const channel = client.getChannel();
+    const follow = (state: grpc.connectivityState): void => {
+      if (state === grpc.connectivityState.TRANSIENT_FAILURE) fail();
+      else if (state !== grpc.connectivityState.READY && state !== grpc.connectivityState.SHUTDOWN)
+        channel.watchConnectivityState(state, deadline, (timedOut) => {
+          if (!timedOut) follow(channel.getConnectivityState(false));
+        });
+    };
+    follow(channel.getConnectivityState(true));
+  });
+}
+
 function handle(command: GrpcCommand): void {
   switch (command.t) {
     case 'connect': {
@@ -214,16 +247,26 @@ function handle(command: GrpcCommand): void {
         const client = new grpc.Client(command.address, credentials, options);
         const methods = methodsOf(command.protos);
         const deadline = Date.now() + command.timeoutMs;
+        // The fast failure and waitForReady race; the first to answer does.
+        let answered = false;
+        const failed = (why: string) => {
+          if (answered) return;
+          answered = true;
+          client.close();
+          post({ t: 'connected', id: command.id, error: `failed to connect to ${command.address}: ${why}` });
+        };
+        failFastOnceResolved(client, command.address, deadline, () =>
+          failed(
+            'the connection was refused or failed (nothing listening there, or a TLS or HTTP/2 failure)',
+          ),
+        );
         client.waitForReady(deadline, (error) => {
           if (error) {
-            client.close();
-            post({
-              t: 'connected',
-              id: command.id,
-              error: `failed to connect to ${command.address}: ${error.message}`,
-            });
+            failed(error.message);
             return;
           }
+          if (answered) return;
+          answered = true;
           const ready = () => {
             conns.get(command.client)?.client.close();
             conns.set(command.client, { client, methods });

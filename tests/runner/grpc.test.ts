@@ -1,6 +1,8 @@
 // k6/net/grpc against a loopback gRPC server this test starts (@grpc/grpc-js), with grpc_req_duration and k6's tags in
 // the --out json stream.
 import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -199,5 +201,23 @@ describe('k6/net/grpc', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/checks_succeeded\.*: 100\.00% 2 out of 2/);
+  });
+
+  it('connect() to a port nothing listens on fails at once, not at its timeout, as k6 does', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const r = await bench(['run', '-q', '-e', `GRPC_ADDR=127.0.0.1:${closed}`, fixture('grpc-refused.js')]);
+    expect(r.code, r.stderr).toBe(0);
+    const line = /refused after (\d+) ms: (.*?)" source=console/.exec(r.stderr);
+    expect(line?.[2]).toBe(
+      `failed to connect to 127.0.0.1:${closed}: the connection was refused or failed (nothing listening there, or a TLS or HTTP/2 failure)`,
+    );
+    // The timeout is 30 s; a refused dial is not retried.
+    expect(Number(line?.[1])).toBeLessThan(10_000);
   });
 });
