@@ -104,8 +104,10 @@ describe('k6/browser', () => {
     const chromium = spawn(
       CHROMIUM,
       [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      // Its own process group, so the renderer and helper processes go with it at the end.
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
     );
+    const exited = new Promise((resolve) => chromium.once('exit', resolve));
     try {
       const endpoint = await new Promise<string>((resolve, reject) => {
         let seen = '';
@@ -141,8 +143,10 @@ describe('k6/browser', () => {
         'connectOverCDP: the endpoint must be the browser\'s CDP WebSocket URL (ws:// or wss://), got \\"http://127.0.0.1:1\\"',
       );
     } finally {
-      chromium.kill('SIGKILL');
-      rmSync(profile, { recursive: true, force: true });
+      if (chromium.pid !== undefined) process.kill(-chromium.pid, 'SIGKILL');
+      await exited;
+      // A helper process can still be writing into the profile for a moment after the kill.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   });
 });
