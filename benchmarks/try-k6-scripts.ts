@@ -10,7 +10,6 @@
 // loopback up (unshare -n), so scripts that call public hosts fail to resolve them, as k6 does offline, and no load
 // leaves the machine; each run is killed at TRY_TIMEOUT seconds (90) and at most TRY_MAX_SCRIPTS (1000) run.
 // Usage: make try-k6-scripts K6_SCRIPTS=<dir> | K6_DOCS=<dir> [TRY_FLAGS=...] [TRY_TIMEOUT=90] [TRY_MAX_SCRIPTS=1000]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -18,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { intKnob, KnobError, readKnobs } from './bench-knobs';
 import { snippetsFromMarkdown } from './k6-doc-snippets';
 import { renderReport, type ScriptRun } from './k6-scripts-report';
-import { LOOPBACK_ONLY } from './loopback-only';
+import { LOOPBACK_ONLY, runBounded } from './loopback-only';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bench = join(root, 'bin', 'bench.js');
@@ -79,35 +78,11 @@ function gather(): { base: string; scripts: string[]; cleanup: () => void } {
   return { base: out, scripts, cleanup: () => rmSync(out, { recursive: true, force: true }) };
 }
 
-function run(script: string, base: string): Promise<ScriptRun> {
-  const started = performance.now();
+async function run(script: string, base: string): Promise<ScriptRun> {
   const argv = [...LOOPBACK_ONLY, process.execPath, bench, 'run', '-q', ...knobs.flags, script];
-  return new Promise((done) => {
-    // From the script's folder, since examples open() files beside them by relative path; in a process group of its
-    // own, so the time limit also kills what the script started (k6/browser's Chromium).
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: dirname(script),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, knobs.timeoutSeconds * 1000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({
-        script: relative(base, script),
-        exitCode: killed ? null : code,
-        seconds: (performance.now() - started) / 1000,
-        output,
-      });
-    });
-  });
+  // From the script's folder, since examples open() files beside them by relative path.
+  const ran = await runBounded(argv, { cwd: dirname(script), timeoutMs: knobs.timeoutSeconds * 1000 });
+  return { script: relative(base, script), ...ran };
 }
 
 const { base, scripts, cleanup } = gather();

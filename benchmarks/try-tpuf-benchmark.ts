@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intKnob, KnobError, readKnobs } from './bench-knobs';
-import { LOOPBACK_ONLY } from './loopback-only';
+import { LOOPBACK_ONLY, runBounded } from './loopback-only';
 import { msmarcoStandIns } from './msmarco-standin';
 import { type DefinitionRun, renderReport } from './tpuf-benchmark-report';
 import { smallDefinition } from './tpuf-definition';
@@ -155,7 +155,6 @@ function writeStandIns(cache: string): void {
 
 function runDefinition(path: string, index: number, endpoint: string, cache: string): Promise<DefinitionRun> {
   const name = relative(knobs.defs, path);
-  const started = performance.now();
   let small: ReturnType<typeof smallDefinition>;
   try {
     small = smallDefinition(readFileSync(path, 'utf8'), knobs);
@@ -188,38 +187,20 @@ function runDefinition(path: string, index: number, endpoint: string, cache: str
     `${knobs.seconds}s`,
     definition,
   ];
-  return new Promise((done) => {
-    // In a process group of its own, so the time limit kills the tool and not only nsenter.
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      // A dummy key: the emulator accepts any, and the tool refuses to start without one.
-      env: { ...process.env, TURBOPUFFER_API_KEY: 'try-tpuf-benchmark', DATASET_CACHE_DIR: cache },
-    });
-    current = child;
-    let text = '';
-    child.stdout?.on('data', (chunk: Buffer) => (text += chunk));
-    child.stderr?.on('data', (chunk: Buffer) => (text += chunk));
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, knobs.timeoutSeconds * 1000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let queriesCsv: string | undefined;
-      try {
-        queriesCsv = readFileSync(join(output, 'queries.csv'), 'utf8');
-      } catch {}
-      done({
-        definition: name,
-        exitCode: killed ? null : code,
-        seconds: (performance.now() - started) / 1000,
-        output: text,
-        queriesCsv,
-      });
-    });
+  return runBounded(argv, {
+    cwd: dir,
+    timeoutMs: knobs.timeoutSeconds * 1000,
+    // A dummy key: the emulator accepts any, and the tool refuses to start without one.
+    env: { ...process.env, TURBOPUFFER_API_KEY: 'try-tpuf-benchmark', DATASET_CACHE_DIR: cache },
+    onSpawn: (child) => {
+      current = child;
+    },
+  }).then((ran) => {
+    let queriesCsv: string | undefined;
+    try {
+      queriesCsv = readFileSync(join(output, 'queries.csv'), 'utf8');
+    } catch {}
+    return { definition: name, ...ran, queriesCsv };
   });
 }
 
